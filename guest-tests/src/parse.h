@@ -1,0 +1,15 @@
+/* Command-line value parsing for the guest programs. */
+#ifndef PLATTER_PARSE_H
+#define PLATTER_PARSE_H
+
+#include <stdint.h>
+
+/* Parse a byte count with an optional binary suffix: "4096", "4k", "4KiB",
+ * "100G", "100GiB", "2T" (K/M/G/T = 2^10/20/30/40). Returns 0 and sets *out,
+ * or -1 for malformed input or overflow. */
+int parse_size(const char *s, uint64_t *out);
+
+/* Parse a plain unsigned decimal integer. Returns 0 or -1. */
+int parse_u64(const char *s, uint64_t *out);
+
+#endif

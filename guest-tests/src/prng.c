@@ -1,0 +1,26 @@
+#include "prng.h"
+
+void prng_seed(struct prng *r, uint64_t seed)
+{
+    r->state = seed;
+}
+
+uint64_t prng_next(struct prng *r)
+{
+    uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t prng_below(struct prng *r, uint64_t bound)
+{
+    /* Reject the top partial block of 2^64 so every value is equally
+     * likely; with bound ~ 2^25 (100 GiB / 4 KiB) rejection is ~never. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t x;
+    do
+        x = prng_next(r);
+    while (x >= limit);
+    return x % bound;
+}

@@ -1,0 +1,19 @@
+/* Seeded deterministic PRNG for random offsets: the same seed gives the same
+ * offset sequence on every run and every machine, which the deterministic
+ * simulator needs. splitmix64: tiny, full 64-bit period over its state,
+ * well distributed output. */
+#ifndef PLATTER_PRNG_H
+#define PLATTER_PRNG_H
+
+#include <stdint.h>
+
+struct prng {
+    uint64_t state;
+};
+
+void prng_seed(struct prng *r, uint64_t seed);
+uint64_t prng_next(struct prng *r);
+/* Uniform integer in [0, bound), bound > 0, without modulo bias. */
+uint64_t prng_below(struct prng *r, uint64_t bound);
+
+#endif

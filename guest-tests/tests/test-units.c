@@ -1,0 +1,150 @@
+/* Host unit tests for the guest programs' statistics, PRNG and argument
+ * parsing, against hand-computed inputs. Prints TAP. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "prng.h"
+#include "stats.h"
+
+static int n_run, n_fail;
+
+static void ok(int cond, const char *what)
+{
+    n_run++;
+    if (!cond)
+        n_fail++;
+    printf("%s %d - %s\n", cond ? "ok" : "not ok", n_run, what);
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) < 1e-9;
+}
+
+static void test_percentiles(void)
+{
+    /* 1..100 us in shuffled order: nearest rank gives p50 = 50, p99 = 99,
+     * p99.9 = 100, avg = 50.5. */
+    struct lat_samples s = {0};
+    for (int i = 0; i < 100; i++)
+        lat_add(&s, (int64_t)(((i * 37) % 100) + 1) * 1000);
+    struct lat_summary m;
+    lat_summarize(&s, &m);
+    ok(m.n == 100, "100 samples counted");
+    ok(near(m.avg_us, 50.5), "avg of 1..100 us is 50.5");
+    ok(near(m.p50_us, 50.0), "p50 of 1..100 is 50");
+    ok(near(m.p99_us, 99.0), "p99 of 1..100 is 99");
+    ok(near(m.p999_us, 100.0), "p99.9 of 1..100 is 100");
+    ok(near(m.min_us, 1.0) && near(m.max_us, 100.0), "min 1, max 100");
+    lat_free(&s);
+
+    /* 1000 samples: 999 of 10 us and one of 5000 us. p99.9 is rank 999
+     * (10 us), the outlier only shows in max; with 1001 samples rank 1000
+     * is still 10 us. */
+    for (int i = 0; i < 999; i++)
+        lat_add(&s, 10000);
+    lat_add(&s, 5000000);
+    lat_summarize(&s, &m);
+    ok(near(m.p999_us, 10.0), "p99.9 of 999x10 + 1x5000 is 10 (rank 999)");
+    ok(near(m.avg_us, (999 * 10.0 + 5000.0) / 1000.0), "avg with outlier");
+    ok(near(m.max_us, 5000.0), "max is the outlier");
+    lat_free(&s);
+
+    /* 2000 samples with two outliers: rank ceil(0.999 * 2000) = 1998 is
+     * the last ordinary value, so still 10 us; three outliers move it. */
+    for (int i = 0; i < 1997; i++)
+        lat_add(&s, 10000);
+    for (int i = 0; i < 3; i++)
+        lat_add(&s, 7000000);
+    lat_summarize(&s, &m);
+    ok(near(m.p999_us, 7000.0), "p99.9 of 1997x10 + 3x7000 is 7000");
+    ok(near(m.p99_us, 10.0), "p99 of the same is 10");
+    lat_free(&s);
+
+    const int64_t one[] = {42};
+    ok(lat_percentile_sorted(one, 1, 50) == 42 &&
+       lat_percentile_sorted(one, 1, 99.9) == 42, "single sample is every percentile");
+    ok(lat_percentile_sorted(one, 0, 50) == 0, "empty input gives 0");
+    const int64_t two[] = {1, 2};
+    ok(lat_percentile_sorted(two, 2, 50) == 1 && lat_percentile_sorted(two, 2, 50.1) == 2,
+       "p50 of {1,2} is 1, p50.1 is 2");
+
+    lat_summarize(&s, &m);
+    ok(m.n == 0 && m.avg_us == 0, "no samples: zero summary");
+
+    struct lat_samples a = {0}, b = {0};
+    lat_add(&a, 1000);
+    lat_add(&b, 3000);
+    lat_add(&b, 2000);
+    lat_merge(&a, &b);
+    lat_summarize(&a, &m);
+    ok(m.n == 3 && near(m.avg_us, 2.0) && near(m.p50_us, 2.0), "merge of {1} and {3,2}");
+    lat_free(&a);
+    lat_free(&b);
+}
+
+static void test_prng(void)
+{
+    /* Reference splitmix64 outputs for seed 0 (the published test vector
+     * of the algorithm's reference implementation). */
+    struct prng r;
+    prng_seed(&r, 0);
+    ok(prng_next(&r) == 0xe220a8397b1dcdafULL, "splitmix64(0) #1");
+    ok(prng_next(&r) == 0x6e789e6aa1b965f4ULL, "splitmix64(0) #2");
+    ok(prng_next(&r) == 0x06c45d188009454fULL, "splitmix64(0) #3");
+
+    struct prng x, y;
+    prng_seed(&x, 1);
+    prng_seed(&y, 1);
+    int same = 1, in_range = 1;
+    uint64_t blocks = (100ULL << 30) / 4096;
+    for (int i = 0; i < 10000; i++) {
+        uint64_t a = prng_below(&x, blocks), b = prng_below(&y, blocks);
+        same &= a == b;
+        in_range &= a < blocks;
+    }
+    ok(same, "same seed, same offsets");
+    ok(in_range, "offsets below span/bs");
+    prng_seed(&y, 2);
+    ok(prng_below(&x, blocks) != prng_below(&y, blocks), "other seed, other offsets");
+
+    /* Uniformity sanity: 8 buckets of 80000 draws within 2% of 10000. */
+    unsigned hist[8] = {0};
+    prng_seed(&x, 7);
+    for (int i = 0; i < 80000; i++)
+        hist[prng_below(&x, 8)]++;
+    int flat = 1;
+    for (int i = 0; i < 8; i++)
+        flat &= hist[i] > 9800 && hist[i] < 10200;
+    ok(flat, "prng_below(8) is roughly uniform");
+}
+
+static void test_parse(void)
+{
+    uint64_t v = 0;
+    ok(parse_size("4096", &v) == 0 && v == 4096, "size 4096");
+    ok(parse_size("4k", &v) == 0 && v == 4096, "size 4k");
+    ok(parse_size("4KiB", &v) == 0 && v == 4096, "size 4KiB");
+    ok(parse_size("100G", &v) == 0 && v == 100ULL << 30, "size 100G");
+    ok(parse_size("100GiB", &v) == 0 && v == 100ULL << 30, "size 100GiB");
+    ok(parse_size("2T", &v) == 0 && v == 2ULL << 40, "size 2T");
+    ok(parse_size("", &v) < 0 && parse_size("x", &v) < 0 && parse_size("4q", &v) < 0,
+       "bad sizes rejected");
+    ok(parse_size("-1", &v) < 0, "negative size rejected");
+    ok(parse_size("99999999999T", &v) < 0, "overflowing size rejected");
+    ok(parse_u64("60", &v) == 0 && v == 60, "u64 60");
+    ok(parse_u64("6x", &v) < 0 && parse_u64("", &v) < 0, "bad u64 rejected");
+}
+
+int main(void)
+{
+    test_percentiles();
+    test_prng();
+    test_parse();
+    printf("1..%d\n", n_run);
+    printf("# %d passed, %d failed\n", n_run - n_fail, n_fail);
+    return n_fail ? 1 : 0;
+}
