@@ -1,0 +1,203 @@
+/*
+ * hw-model: a deterministic, host-clocked model of a storage device.
+ *
+ * The model owns no clock, does no I/O and keeps no global state.  The host
+ * supplies the time of every call; the same calls at the same times give the
+ * same results, bit for bit.  All times are absolute integer nanoseconds on
+ * the host's clock (QEMU_CLOCK_VIRTUAL, or platter-sim's event loop).
+ *
+ * Driving it:
+ *
+ *     hwm_submit(dev, now, &req, &err);        // queue a command
+ *     t = hwm_next_event(dev);                 // when something happens next
+ *     n = hwm_advance(dev, t, ev, cap);        // run to t, collect events
+ *
+ * hwm_advance() returns two kinds of events in time order:
+ *   HWM_EV_COMPLETE  a command finished (the host may complete it now);
+ *   HWM_EV_DURABLE   a range the host saw acknowledged earlier as volatile
+ *                    (a cached write) has reached non-volatile storage.
+ * A host that keeps real data (the QEMU driver) keeps the data of cached
+ * writes in memory from their completion until the matching DURABLE event,
+ * and writes it to its image then; a completion with `durable` set means the
+ * write was durable when acknowledged.  That keeps the image equal to the
+ * modeled media at every instant, which is what a power cut exposes.
+ *
+ * Copyright (C) 2026 the platter authors.  GPL-2.0-or-later.
+ */
+#ifndef HWM_H
+#define HWM_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+typedef int64_t hwm_ns;                 /* absolute time, nanoseconds */
+#define HWM_NEVER INT64_MAX             /* next_event(): nothing pending */
+#define HWM_SECTOR_BYTES 512u           /* request granularity */
+
+#define HWM_ERROR hwm_error_quark()
+GQuark hwm_error_quark(void);
+
+typedef enum {
+    HWM_ERROR_PROFILE,      /* a profile file or value is wrong */
+    HWM_ERROR_INVALID,      /* a request or option is malformed */
+    HWM_ERROR_RANGE,        /* a request reaches past the end of the device */
+    HWM_ERROR_QUEUE_FULL,   /* more commands than queue_depth outstanding */
+    HWM_ERROR_TIME,         /* the host's clock went backwards */
+} HwmErrorCode;
+
+/* ---- profiles ---------------------------------------------------------- */
+
+typedef struct HwmProfile HwmProfile;
+
+/*
+ * Load a profile from a file.  `name_or_path` containing a '/' or ending in
+ * ".profile" is a path; otherwise it is looked up as NAME in `search_dir`
+ * (may be NULL: then only paths work).  Errors name file, line and key.
+ */
+HwmProfile *hwm_profile_load(const char *name_or_path, const char *search_dir,
+                             GError **errp);
+/* Parse profile text; `source` names it in error messages. */
+HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
+                              GError **errp);
+void hwm_profile_free(HwmProfile *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwmProfile, hwm_profile_free)
+
+const char *hwm_profile_name(const HwmProfile *p);
+uint64_t hwm_profile_capacity_bytes(const HwmProfile *p);
+/* One line per key with its effective value, as a profile file would hold
+ * it (for --dump-profile and result records). Caller frees. */
+char *hwm_profile_dump(const HwmProfile *p);
+
+/* ---- device ------------------------------------------------------------ */
+
+typedef enum { HWM_POLICY_PROFILE = 0, HWM_POLICY_FIFO, HWM_POLICY_SPTF } HwmPolicy;
+typedef enum { HWM_TRISTATE_PROFILE = 0, HWM_ON, HWM_OFF } HwmTristate;
+
+/* Per-device overrides of the profile; zero means "as the profile says". */
+typedef struct {
+    HwmTristate write_cache;    /* volatile write cache enabled (WCE) */
+    HwmTristate fua;            /* native FUA advertised to the host */
+    uint32_t queue_depth;       /* commands the device accepts at once */
+    HwmPolicy policy;           /* command scheduling */
+} HwmConfig;
+
+typedef struct HwmDevice HwmDevice;
+
+HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
+                          GError **errp);
+void hwm_device_free(HwmDevice *dev);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwmDevice, hwm_device_free)
+
+uint64_t hwm_device_capacity_bytes(const HwmDevice *dev);
+bool hwm_device_write_cache(const HwmDevice *dev);  /* WCE after overrides */
+bool hwm_device_fua(const HwmDevice *dev);          /* native FUA after overrides */
+uint32_t hwm_device_queue_depth(const HwmDevice *dev);
+uint32_t hwm_device_rotation_rpm(const HwmDevice *dev);  /* 0: not rotating */
+
+/* ---- requests and events ---------------------------------------------- */
+
+typedef enum {
+    HWM_OP_READ,
+    HWM_OP_WRITE,
+    HWM_OP_FLUSH,
+    HWM_OP_DISCARD,
+} HwmOp;
+
+#define HWM_REQ_FUA (1u << 0)   /* WRITE: durable at completion */
+
+typedef struct {
+    uint64_t tag;        /* host's cookie, echoed in events */
+    HwmOp op;
+    uint32_t flags;      /* HWM_REQ_* */
+    uint64_t offset;     /* bytes, multiple of HWM_SECTOR_BYTES */
+    uint64_t length;     /* bytes, multiple of HWM_SECTOR_BYTES; 0 for FLUSH */
+} HwmRequest;
+
+/* Where a command's time went; the parts sum to done - submit. */
+typedef struct {
+    hwm_ns queue_ns;      /* waiting for the device to take it */
+    hwm_ns overhead_ns;   /* controller command processing */
+    hwm_ns seek_ns;       /* arm movement, head switch and settle */
+    hwm_ns rotate_ns;     /* waiting for the sector to come round */
+    hwm_ns transfer_ns;   /* media and interface transfer */
+    hwm_ns destage_ns;    /* waiting for cached data to be written back
+                             (a FLUSH, or a write waiting for cache room) */
+} HwmBreakdown;
+
+typedef enum { HWM_EV_COMPLETE, HWM_EV_DURABLE } HwmEventKind;
+
+typedef struct {
+    HwmEventKind kind;
+    hwm_ns time_ns;       /* when it happened */
+    /* HWM_EV_COMPLETE */
+    uint64_t tag;
+    HwmOp op;
+    uint32_t flags;
+    hwm_ns submit_ns;
+    hwm_ns start_ns;      /* when the device began work on it */
+    HwmBreakdown t;
+    bool cache_hit;       /* READ served from the cache */
+    bool durable;         /* WRITE: durable when acknowledged */
+    /* both: the byte range (COMPLETE: the request's; DURABLE: what became
+       durable) */
+    uint64_t offset;
+    uint64_t length;
+} HwmEvent;
+
+/*
+ * Queue a command at time `now`.  `now` must not be earlier than the time of
+ * any previous call.  On error nothing is queued and the command will never
+ * complete: the host completes it with the error itself.
+ */
+bool hwm_submit(HwmDevice *dev, hwm_ns now, const HwmRequest *req,
+                GError **errp);
+
+/* Time of the next event, or HWM_NEVER when the device is idle and has
+ * nothing to report. Never earlier than the last time the host gave. */
+hwm_ns hwm_next_event(HwmDevice *dev);
+
+/*
+ * Run the device up to `now` and return at most `cap` events with
+ * time_ns <= now, oldest first.  Returns how many were stored; when it
+ * returns `cap`, call again: more may be ready.
+ */
+size_t hwm_advance(HwmDevice *dev, hwm_ns now, HwmEvent *ev, size_t cap);
+
+/*
+ * Power fails at `now`.  Every queued command is dropped without
+ * completion, and every byte that was acknowledged but is not durable is
+ * lost.  Returns those ranges (merged, ascending, as HwmExtent) and resets
+ * the device to power-on state.  Caller frees with g_array_unref().
+ */
+typedef struct {
+    uint64_t offset;     /* bytes */
+    uint64_t length;     /* bytes */
+} HwmExtent;
+GArray *hwm_power_cut(HwmDevice *dev, hwm_ns now);
+
+/* Ranges acknowledged but not yet durable, without cutting power. */
+GArray *hwm_volatile_extents(const HwmDevice *dev);
+
+/* ---- counters ---------------------------------------------------------- */
+
+typedef struct {
+    uint64_t reads, writes, fua_writes, flushes, discards;
+    uint64_t read_bytes, write_bytes;
+    uint64_t cache_read_hits;
+    uint64_t destages, destage_bytes;
+    uint64_t media_ops;          /* positioning operations of the arm/dies */
+    hwm_ns seek_ns, rotate_ns, transfer_ns;   /* media time by component */
+    uint64_t power_cuts, lost_bytes;
+    uint64_t dirty_bytes, dirty_extents;      /* now */
+} HwmStats;
+
+void hwm_stats(const HwmDevice *dev, HwmStats *out);
+
+const char *hwm_op_name(HwmOp op);
+
+G_END_DECLS
+
+#endif /* HWM_H */

@@ -1,0 +1,418 @@
+/*
+ * Dirty-extent bookkeeping for the write cache.  GTree (balanced) keeps
+ * both indexes logarithmic, so per-request cost grows with log(extents),
+ * not with the number of dirty extents.
+ */
+#include "cache.h"
+
+static gint cmp_lba(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    (void)unused;
+    return x < y ? -1 : x > y;
+}
+
+static gint cmp_pos(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    const Extent *x = a, *y = b;
+    (void)unused;
+    if (x->cyl != y->cyl) {
+        return x->cyl < y->cyl ? -1 : 1;
+    }
+    if (x->phase != y->phase) {
+        return x->phase < y->phase ? -1 : 1;
+    }
+    return x->lba < y->lba ? -1 : x->lba > y->lba;
+}
+
+void cache_init(Cache *c, const Geometry *geo)
+{
+    *c = (Cache){ .geo = geo };
+    c->by_lba = g_tree_new_full(cmp_lba, NULL, NULL, g_free);
+    c->by_pos = geo ? g_tree_new_full(cmp_pos, NULL, NULL, NULL) : NULL;
+}
+
+void cache_destroy(Cache *c)
+{
+    if (c->by_pos) {
+        g_tree_destroy(c->by_pos);
+    }
+    g_tree_destroy(c->by_lba);
+    c->by_pos = c->by_lba = NULL;
+}
+
+void cache_clear(Cache *c)
+{
+    const Geometry *geo = c->geo;
+    cache_destroy(c);
+    cache_init(c, geo);
+}
+
+static void index_pos(Cache *c, Extent *e)
+{
+    if (c->geo) {
+        Phys ph;
+        geometry_map(c->geo, e->lba, &ph);
+        e->cyl = ph.cyl;
+        e->head = ph.head;
+        e->phase = ph.start_phase;
+        g_tree_insert(c->by_pos, e, e);
+    }
+}
+
+static void unindex_pos(Cache *c, Extent *e)
+{
+    if (c->geo) {
+        g_tree_remove(c->by_pos, e);
+    }
+}
+
+static void account(Cache *c, const Extent *e, int sign)
+{
+    if (sign > 0) {
+        c->dirty_sectors += e->sectors;
+        c->volatile_sectors += e->durable ? 0 : e->sectors;
+        c->extents++;
+    } else {
+        c->dirty_sectors -= e->sectors;
+        c->volatile_sectors -= e->durable ? 0 : e->sectors;
+        c->extents--;
+    }
+}
+
+static Extent *add_extent(Cache *c, uint64_t lba, uint64_t n, bool durable,
+                          uint64_t seq)
+{
+    Extent *e = g_new0(Extent, 1);
+    e->lba = lba;
+    e->sectors = n;
+    e->durable = durable;
+    e->seq = seq;
+    g_tree_insert(c->by_lba, &e->lba, e);
+    index_pos(c, e);
+    account(c, e, +1);
+    return e;
+}
+
+static void drop_extent(Cache *c, Extent *e)
+{
+    account(c, e, -1);
+    unindex_pos(c, e);
+    g_tree_remove(c->by_lba, &e->lba);   /* frees e */
+}
+
+/* The extent containing or following `lba`, if it starts before `end`. */
+static Extent *first_overlap(const Cache *c, uint64_t lba, uint64_t end)
+{
+    GTreeNode *n = g_tree_upper_bound(c->by_lba, &lba);   /* start > lba */
+    GTreeNode *prev = n ? g_tree_node_previous(n) : NULL;
+
+    if (!n) {
+        /* every extent starts <= lba: the last one may contain lba */
+        GTreeNode *last = g_tree_node_last(c->by_lba);
+        prev = last;
+    }
+    if (prev) {
+        Extent *e = g_tree_node_value(prev);
+        if (e->lba + e->sectors > lba) {
+            return e;
+        }
+    }
+    if (n) {
+        Extent *e = g_tree_node_value(n);
+        if (e->lba < end) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+void cache_remove(Cache *c, uint64_t lba, uint64_t n)
+{
+    uint64_t end = lba + n;
+    Extent *e;
+
+    while ((e = first_overlap(c, lba, end)) != NULL) {
+        uint64_t e_end = e->lba + e->sectors;
+        uint64_t seq = e->seq;
+        bool durable = e->durable;
+        uint64_t e_lba = e->lba;
+
+        g_assert(!e->busy);
+        drop_extent(c, e);
+        if (e_lba < lba) {
+            add_extent(c, e_lba, lba - e_lba, durable, seq);
+        }
+        if (e_end > end) {
+            add_extent(c, end, e_end - end, durable, seq);
+        }
+    }
+}
+
+static Extent *neighbour_ending_at(const Cache *c, uint64_t lba)
+{
+    if (lba == 0) {
+        return NULL;
+    }
+    uint64_t key = lba - 1;
+    Extent *e = first_overlap(c, key, lba);
+    return e && e->lba + e->sectors == lba ? e : NULL;
+}
+
+uint32_t cache_new_extents(const Cache *c, uint64_t lba, uint64_t n)
+{
+    uint64_t end = lba + n;
+    if (first_overlap(c, lba, end) != NULL) {
+        return 0;       /* replaces at least part of one: at most a split */
+    }
+    Extent *left = neighbour_ending_at(c, lba);
+    GTreeNode *rn = g_tree_lookup_node(c->by_lba, &end);
+    if ((left && !left->busy) || rn) {
+        return 0;
+    }
+    return 1;
+}
+
+void cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
+                  uint64_t seq)
+{
+    uint64_t end = lba + n;
+
+    cache_remove(c, lba, n);
+
+    Extent *left = neighbour_ending_at(c, lba);
+    if (left && !left->busy && left->durable == durable) {
+        /* extend in place: the start, hence the position key, is kept */
+        account(c, left, -1);
+        left->sectors += n;
+        account(c, left, +1);
+        left->seq = MIN(left->seq, seq);
+        GTreeNode *rn = g_tree_lookup_node(c->by_lba, &end);
+        Extent *right = rn ? g_tree_node_value(rn) : NULL;
+        if (right && !right->busy && right->durable == durable) {
+            uint64_t rs = right->sectors, rseq = right->seq;
+            drop_extent(c, right);
+            account(c, left, -1);
+            left->sectors += rs;
+            account(c, left, +1);
+            left->seq = MIN(left->seq, rseq);
+        }
+        return;
+    }
+    GTreeNode *rn = g_tree_lookup_node(c->by_lba, &end);
+    Extent *right = rn ? g_tree_node_value(rn) : NULL;
+    if (right && !right->busy && right->durable == durable) {
+        uint64_t rs = right->sectors, rseq = right->seq;
+        drop_extent(c, right);
+        add_extent(c, lba, n + rs, durable, MIN(seq, rseq));
+        return;
+    }
+    add_extent(c, lba, n, durable, seq);
+}
+
+bool cache_covers(const Cache *c, uint64_t lba, uint64_t n)
+{
+    uint64_t end = lba + n;
+    while (lba < end) {
+        Extent *e = first_overlap(c, lba, lba + 1);
+        if (!e || e->lba > lba) {
+            return false;
+        }
+        lba = e->lba + e->sectors;
+    }
+    return true;
+}
+
+bool cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
+{
+    uint64_t end = lba + n;
+    while (lba < end) {
+        Extent *e = first_overlap(c, lba, end);
+        if (!e) {
+            return false;
+        }
+        if (e->busy) {
+            return true;
+        }
+        lba = e->lba + e->sectors;
+    }
+    return false;
+}
+
+/* First eligible extent at or after `n` within cylinder `cyl`, wrapping
+ * round to the cylinder's lowest angle; NULL if none is eligible. */
+static Extent *first_in_cyl_from(Cache *c, uint32_t cyl, uint64_t phase,
+                                 uint64_t max_seq)
+{
+    Extent key = { .cyl = cyl, .phase = phase, .lba = 0 };
+    GTreeNode *start = g_tree_lower_bound(c->by_pos, &key);
+
+    for (int pass = 0; pass < 2; pass++) {
+        GTreeNode *n = pass == 0 ? start : NULL;
+        if (pass == 1) {
+            Extent k0 = { .cyl = cyl };
+            n = g_tree_lower_bound(c->by_pos, &k0);
+        }
+        for (; n; n = g_tree_node_next(n)) {
+            Extent *e = g_tree_node_value(n);
+            if (e->cyl != cyl || (pass == 1 && e->phase >= phase)) {
+                break;
+            }
+            if (!e->busy && e->seq <= max_seq) {
+                return e;
+            }
+        }
+    }
+    return NULL;
+}
+
+static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
+{
+    const Geometry *g = c->geo;
+    Extent *best = NULL;
+    hwm_ns best_cost = INT64_MAX;
+
+    /* the arm's own cylinder: heads differ in cost, check each extent */
+    {
+        Extent k0 = { .cyl = arm.cyl };
+        for (GTreeNode *n = g_tree_lower_bound(c->by_pos, &k0); n;
+             n = g_tree_node_next(n)) {
+            Extent *e = g_tree_node_value(n);
+            if (e->cyl != arm.cyl) {
+                break;
+            }
+            if (e->busy || e->seq > max_seq) {
+                continue;
+            }
+            hwm_ns cost = geometry_access_cost(g, arm, t, e->lba, true);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best = e;
+            }
+        }
+    }
+    /* then outward in both directions while a seek alone is cheaper than
+     * the best found; in another cylinder only the first extent at or after
+     * the arrival angle can win */
+    for (int dir = -1; dir <= 1; dir += 2) {
+        uint32_t cyl = arm.cyl;
+        for (;;) {
+            GTreeNode *n;
+            if (dir > 0) {
+                if (cyl == UINT32_MAX) {
+                    break;
+                }
+                Extent k = { .cyl = cyl + 1 };
+                n = g_tree_lower_bound(c->by_pos, &k);
+            } else {
+                Extent k = { .cyl = cyl };
+                GTreeNode *lb = g_tree_lower_bound(c->by_pos, &k);
+                n = lb ? g_tree_node_previous(lb) : g_tree_node_last(c->by_pos);
+            }
+            if (!n) {
+                break;
+            }
+            Extent *first = g_tree_node_value(n);
+            cyl = first->cyl;
+            uint32_t d = cyl > arm.cyl ? cyl - arm.cyl : arm.cyl - cyl;
+            hwm_ns seek = geometry_seek_ns(g, d) + (hwm_ns)g->write_settle_ns;
+            if (seek >= best_cost) {
+                break;
+            }
+            uint64_t arrive = geometry_phase(g, t + seek);
+            Extent *e = first_in_cyl_from(c, cyl, arrive, max_seq);
+            if (e) {
+                hwm_ns cost = seek + geometry_wait_ns(g, arrive, e->phase);
+                if (cost < best_cost ||
+                    (cost == best_cost && best && e->lba < best->lba)) {
+                    best_cost = cost;
+                    best = e;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+static Extent *pick_flash(Cache *c, uint64_t max_seq)
+{
+    for (GTreeNode *n = g_tree_node_first(c->by_lba); n;
+         n = g_tree_node_next(n)) {
+        Extent *e = g_tree_node_value(n);
+        if (!e->busy && e->seq <= max_seq) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+Extent *cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
+{
+    if (c->extents == 0) {
+        return NULL;
+    }
+    return c->geo ? pick_rotating(c, arm, t, max_seq) : pick_flash(c, max_seq);
+}
+
+Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n)
+{
+    if (n < e->sectors) {
+        uint64_t lba = e->lba, total = e->sectors, seq = e->seq;
+        bool durable = e->durable;
+        drop_extent(c, e);
+        e = add_extent(c, lba, n, durable, seq);
+        add_extent(c, lba + n, total - n, durable, seq);
+    }
+    e->busy = true;
+    return e;
+}
+
+void cache_finish_destage(Cache *c, Extent *e)
+{
+    g_assert(e->busy);
+    drop_extent(c, e);
+}
+
+static gboolean min_seq_cb(gpointer k, gpointer v, gpointer data)
+{
+    const Extent *e = v;
+    uint64_t *m = data;
+    (void)k;
+    *m = MIN(*m, e->seq);
+    return FALSE;
+}
+
+uint64_t cache_oldest_seq(const Cache *c)
+{
+    uint64_t m = UINT64_MAX;
+    g_tree_foreach(c->by_lba, min_seq_cb, &m);
+    return m;
+}
+
+static gboolean collect_volatile(gpointer k, gpointer v, gpointer data)
+{
+    const Extent *e = v;
+    GArray *out = data;
+    (void)k;
+    if (e->durable) {
+        return FALSE;
+    }
+    uint64_t off = e->lba * HWM_SECTOR_BYTES, len = e->sectors * HWM_SECTOR_BYTES;
+    if (out->len > 0) {
+        HwmExtent *last = &g_array_index(out, HwmExtent, out->len - 1);
+        if (last->offset + last->length == off) {
+            last->length += len;
+            return FALSE;
+        }
+    }
+    HwmExtent x = { .offset = off, .length = len };
+    g_array_append_val(out, x);
+    return FALSE;
+}
+
+GArray *cache_volatile_ranges(const Cache *c)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(HwmExtent));
+    g_tree_foreach(c->by_lba, collect_volatile, out);
+    return out;
+}

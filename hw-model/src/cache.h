@@ -1,0 +1,77 @@
+/*
+ * The write cache's dirty extents: non-overlapping sector ranges that were
+ * acknowledged but are not yet at their home location.  Indexed by LBA (for
+ * overlap, merge and read hits) and, on rotating media, by (cylinder, start
+ * angle) so shortest-positioning-time write-back costs O(cylinders visited
+ * * log n) instead of a scan of every extent.
+ */
+#ifndef HWM_CACHE_H
+#define HWM_CACHE_H
+
+#include "geometry.h"
+
+typedef struct {
+    uint64_t lba;            /* first sector */
+    uint64_t sectors;
+    uint64_t seq;            /* oldest acknowledgement it holds */
+    bool durable;            /* non-volatile already (protected buffer or
+                                media-cache log); still needs its home write */
+    bool busy;               /* being written back right now */
+    /* position key, rotating media only */
+    uint32_t cyl;
+    uint32_t head;
+    uint64_t phase;
+} Extent;
+
+typedef struct {
+    GTree *by_lba;           /* &Extent.lba -> Extent */
+    GTree *by_pos;           /* Extent -> Extent, ordered (cyl, phase, lba) */
+    const Geometry *geo;     /* NULL: no position index (flash) */
+    uint64_t dirty_sectors;
+    uint64_t volatile_sectors;
+    uint32_t extents;
+} Cache;
+
+void cache_init(Cache *c, const Geometry *geo);
+void cache_destroy(Cache *c);
+
+/* Drop whatever part of [lba, lba+n) is cached; the caller ensured no busy
+ * extent overlaps it. */
+void cache_remove(Cache *c, uint64_t lba, uint64_t n);
+
+/* Put [lba, lba+n) in the cache, replacing older data in the range and
+ * merging with neighbours of the same kind. */
+void cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
+                  uint64_t seq);
+
+bool cache_covers(const Cache *c, uint64_t lba, uint64_t n);
+bool cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n);
+
+/* Extents a new insert of [lba, lba+n) would add (0 or 1: merges and
+ * overwrites may add none). */
+uint32_t cache_new_extents(const Cache *c, uint64_t lba, uint64_t n);
+
+/*
+ * Choose what to write back next: the extent whose first sector the arm
+ * reaches soonest from `arm` at time `t` (rotating media), or the lowest
+ * LBA (flash).  Only extents with seq <= max_seq are eligible.  Returns
+ * NULL when none is.
+ */
+Extent *cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq);
+
+/* Mark the first `n` sectors of `e` as being written back: splits `e` so
+ * the busy part is an extent of its own, which is returned. */
+Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n);
+
+/* The busy extent reached home: remove it. */
+void cache_finish_destage(Cache *c, Extent *e);
+
+/* Lowest seq among extents, or UINT64_MAX when empty. */
+uint64_t cache_oldest_seq(const Cache *c);
+
+/* Every volatile range, merged, in bytes, ascending. */
+GArray *cache_volatile_ranges(const Cache *c);
+
+void cache_clear(Cache *c);
+
+#endif

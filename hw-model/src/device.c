@@ -1,0 +1,1048 @@
+/*
+ * The device: command queue, write cache, FUA, FLUSH and the media units
+ * (one actuator for a disk, N dies for flash), run as a discrete-event
+ * system on the host's clock.
+ *
+ * Every state change happens while processing an internal event at its
+ * time, in (time, insertion) order, so the same submissions at the same
+ * times give the same events.  Host-visible events are queued as they
+ * happen and handed out by hwm_advance().
+ */
+#include <string.h>
+
+#include "cache.h"
+#include "geometry.h"
+#include "profile.h"
+
+typedef enum {
+    EV_READY,       /* a command's overhead (and data-in transfer) is done */
+    EV_ACK,         /* a cached write enters the cache and completes */
+    EV_DONE,        /* a command completes */
+    EV_UNIT,        /* a media unit finished its operation */
+    EV_WAKE,        /* idle write-back may start */
+} TimerKind;
+
+typedef struct {
+    hwm_ns t;
+    uint64_t order;
+    TimerKind kind;
+    uint32_t unit;
+    struct Cmd *cmd;
+} Timer;
+
+typedef enum {
+    CS_NEW,         /* queued, not yet taken by the controller */
+    CS_PREP,        /* controller overhead running */
+    CS_ROOM,        /* write waiting for cache room (or for a write-back of
+                       the same sectors to finish) */
+    CS_MEDIA,       /* waiting for a media unit */
+    CS_RUNNING,     /* on a media unit */
+    CS_FLUSH,       /* flush in progress */
+    CS_FINISHING,   /* completion scheduled */
+} CmdState;
+
+typedef struct Cmd {
+    HwmRequest req;
+    uint64_t lba, sectors;
+    hwm_ns submit_ns, ready_ns, start_ns;
+    HwmBreakdown t;
+    CmdState state;
+    uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
+    bool flush_had_data;    /* FLUSH: found dirty data to write back */
+    bool reserved;          /* holds a cache reservation */
+    bool hit, durable;
+    GList link;             /* in HwmDevice.cmds */
+} Cmd;
+
+typedef enum { OP_IDLE, OP_HOST, OP_LOG, OP_DESTAGE, OP_COMMIT } OpKind;
+
+typedef struct {
+    OpKind op;
+    hwm_ns busy_until;
+    Cmd *cmd;
+    Extent *ext;
+    ArmPos arm;
+} Unit;
+
+struct HwmDevice {
+    HwmProfile prof;            /* copy; name/source owned */
+    bool rotating;
+    Geometry geo;
+    Cache cache;
+
+    bool wce, fua;
+    uint32_t queue_depth;
+    HwmPolicy policy;
+    uint64_t cache_sectors;     /* capacity */
+    uint64_t high_water_sectors;
+    uint32_t high_water_extents;
+    uint64_t destage_max_sectors;
+    hwm_ns rev_ns;
+
+    GArray *timers;             /* binary heap of Timer */
+    uint64_t timer_order;
+    GArray *out;                /* HwmEvent ready for the host */
+    guint out_head;
+
+    GQueue cmds;                /* outstanding, arrival order */
+    GQueue room_wait;           /* Cmd*, FIFO */
+    GPtrArray *media_q;         /* Cmd* waiting for a unit */
+    GPtrArray *flushes;         /* queued flushes in progress */
+    Cmd *nq_flush;              /* the non-queued flush in progress */
+
+    Unit *units;
+    uint32_t nunits;
+
+    hwm_ns now;                 /* latest time the host gave */
+    hwm_ns last_busy;           /* last arrival or completion */
+    hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
+    uint64_t ack_seq;
+    uint64_t reserved_sectors;
+    uint32_t reserved_extents;
+
+    /* media-cache log: where the next FUA append goes */
+    uint32_t log_cyl, log_head;
+    hwm_ns log_track_opened;
+    bool log_open;
+
+    HwmStats st;
+};
+
+static bool is_write_in_place(const HwmDevice *d, const Cmd *c);
+static void kick(HwmDevice *d, hwm_ns t);
+
+/* ---- timer heap --------------------------------------------------------- */
+
+static bool timer_before(const Timer *a, const Timer *b)
+{
+    return a->t < b->t || (a->t == b->t && a->order < b->order);
+}
+
+static void timer_push(HwmDevice *d, hwm_ns t, TimerKind kind, Cmd *cmd,
+                       uint32_t unit)
+{
+    Timer x = { .t = t, .order = d->timer_order++, .kind = kind,
+                .cmd = cmd, .unit = unit };
+    g_array_append_val(d->timers, x);
+    Timer *h = (Timer *)d->timers->data;
+    for (guint i = d->timers->len - 1; i > 0;) {
+        guint p = (i - 1) / 2;
+        if (!timer_before(&h[i], &h[p])) {
+            break;
+        }
+        Timer tmp = h[i];
+        h[i] = h[p];
+        h[p] = tmp;
+        i = p;
+    }
+}
+
+static Timer timer_pop(HwmDevice *d)
+{
+    Timer *h = (Timer *)d->timers->data;
+    Timer top = h[0];
+    guint n = d->timers->len - 1;
+    h[0] = h[n];
+    g_array_set_size(d->timers, n);
+    for (guint i = 0;;) {
+        guint l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && timer_before(&h[l], &h[m])) {
+            m = l;
+        }
+        if (r < n && timer_before(&h[r], &h[m])) {
+            m = r;
+        }
+        if (m == i) {
+            break;
+        }
+        Timer tmp = h[i];
+        h[i] = h[m];
+        h[m] = tmp;
+        i = m;
+    }
+    return top;
+}
+
+/* ---- host events -------------------------------------------------------- */
+
+static void emit(HwmDevice *d, const HwmEvent *ev)
+{
+    g_array_append_vals(d->out, ev, 1);
+}
+
+static hwm_ns iface_ns(const HwmDevice *d, uint64_t bytes)
+{
+    uint64_t r = d->prof.interface_bytes_per_s;
+    return (hwm_ns)((bytes * 1000000000ull + r - 1) / r);
+}
+
+static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
+{
+    HwmEvent ev = { .kind = HWM_EV_COMPLETE, .time_ns = done,
+                    .tag = c->req.tag, .op = c->req.op,
+                    .flags = c->req.flags, .submit_ns = c->submit_ns,
+                    .start_ns = c->start_ns ? c->start_ns : c->submit_ns,
+                    .t = c->t, .cache_hit = c->hit, .durable = c->durable,
+                    .offset = c->req.offset, .length = c->req.length };
+    hwm_ns parts = ev.t.overhead_ns + ev.t.seek_ns + ev.t.rotate_ns +
+                   ev.t.transfer_ns + ev.t.destage_ns;
+    /* whatever is not attributed was spent waiting in the queue */
+    ev.t.queue_ns = done - c->submit_ns - parts;
+    g_assert(ev.t.queue_ns >= 0);
+    emit(d, &ev);
+
+    switch (c->req.op) {
+    case HWM_OP_READ:
+        d->st.reads++;
+        d->st.read_bytes += c->req.length;
+        d->st.cache_read_hits += c->hit;
+        break;
+    case HWM_OP_WRITE:
+        d->st.writes++;
+        d->st.write_bytes += c->req.length;
+        d->st.fua_writes += (c->req.flags & HWM_REQ_FUA) != 0;
+        break;
+    case HWM_OP_FLUSH:
+        d->st.flushes++;
+        break;
+    case HWM_OP_DISCARD:
+        d->st.discards++;
+        break;
+    }
+    g_queue_unlink(&d->cmds, &c->link);
+    g_free(c);
+    d->last_busy = done;
+}
+
+static void complete_at(HwmDevice *d, Cmd *c, hwm_ns t)
+{
+    c->state = CS_FINISHING;
+    timer_push(d, t, EV_DONE, c, 0);
+}
+
+/* ---- cache room --------------------------------------------------------- */
+
+static bool room_for(const HwmDevice *d, const Cmd *c)
+{
+    uint32_t more = cache_new_extents(&d->cache, c->lba, c->sectors);
+    return d->cache.dirty_sectors + d->reserved_sectors + c->sectors <=
+               d->cache_sectors &&
+           d->cache.extents + d->reserved_extents + more <=
+               d->prof.cache_segments;
+}
+
+static void reserve(HwmDevice *d, Cmd *c)
+{
+    c->reserved = true;
+    d->reserved_sectors += c->sectors;
+    d->reserved_extents += 1;
+}
+
+static void unreserve(HwmDevice *d, Cmd *c)
+{
+    if (c->reserved) {
+        c->reserved = false;
+        d->reserved_sectors -= c->sectors;
+        d->reserved_extents -= 1;
+    }
+}
+
+/* A write the cache can hold; the rest go to the media in place. */
+static bool is_write_in_place(const HwmDevice *d, const Cmd *c)
+{
+    if (!d->wce || c->sectors > d->cache_sectors) {
+        return true;
+    }
+    return (c->req.flags & HWM_REQ_FUA) &&
+           d->prof.fua_method == HWM_FUA_IN_PLACE;
+}
+
+static bool is_log_write(const HwmDevice *d, const Cmd *c)
+{
+    return (c->req.flags & HWM_REQ_FUA) &&
+           d->prof.fua_method == HWM_FUA_MEDIA_CACHE && d->rotating &&
+           !is_write_in_place(d, c);
+}
+
+/* Serve cache-room waiters in arrival order while they fit. */
+static void serve_room_waiters(HwmDevice *d, hwm_ns t)
+{
+    Cmd *c;
+    while ((c = g_queue_peek_head(&d->room_wait)) != NULL) {
+        if (cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
+            break;
+        }
+        if (c->req.op == HWM_OP_DISCARD) {
+            g_queue_pop_head(&d->room_wait);
+            cache_remove(&d->cache, c->lba, c->sectors);
+            c->t.destage_ns = t - c->ready_ns;
+            complete_at(d, c, t);
+            continue;
+        }
+        if (is_write_in_place(d, c)) {
+            g_queue_pop_head(&d->room_wait);
+            c->t.destage_ns = t - c->ready_ns;
+            c->state = CS_MEDIA;
+            g_ptr_array_add(d->media_q, c);
+            continue;
+        }
+        if (!room_for(d, c)) {
+            break;
+        }
+        g_queue_pop_head(&d->room_wait);
+        reserve(d, c);
+        c->t.destage_ns = t - c->ready_ns;
+        if (is_log_write(d, c)) {
+            c->state = CS_MEDIA;
+            g_ptr_array_add(d->media_q, c);
+        } else {
+            c->state = CS_FINISHING;
+            timer_push(d, t, EV_ACK, c, 0);
+        }
+    }
+}
+
+/* ---- controller --------------------------------------------------------- */
+
+static bool earlier_outstanding(const HwmDevice *d, const Cmd *c)
+{
+    return d->cmds.head != &c->link;
+}
+
+/* Take queued commands into the controller, stopping at a non-queued
+ * flush, which waits for everything before it and holds up everything
+ * after it (SATA FLUSH CACHE is not an NCQ command). */
+static void admit(HwmDevice *d, hwm_ns t)
+{
+    for (GList *l = d->cmds.head; l; l = l->next) {
+        Cmd *c = l->data;
+        if (c == d->nq_flush) {
+            return;
+        }
+        if (c->state != CS_NEW) {
+            continue;
+        }
+        if (c->req.op == HWM_OP_FLUSH &&
+            d->prof.flush_mode == HWM_FLUSH_NON_QUEUED) {
+            if (earlier_outstanding(d, c)) {
+                return;
+            }
+            c->state = CS_FLUSH;
+            c->start_ns = t;
+            c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
+            c->flush_had_data = d->cache.extents > 0;
+            d->nq_flush = c;
+            return;
+        }
+        c->state = CS_PREP;
+        c->start_ns = t;
+        hwm_ns ready = t + (hwm_ns)d->prof.command_overhead_ns;
+        c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
+        if (c->req.op == HWM_OP_WRITE) {
+            hwm_ns x = iface_ns(d, c->req.length);
+            ready += x;
+            c->t.transfer_ns += x;
+        }
+        timer_push(d, ready, EV_READY, c, 0);
+    }
+}
+
+static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
+{
+    c->ready_ns = t;
+    switch (c->req.op) {
+    case HWM_OP_READ:
+        if (!(c->req.flags & HWM_REQ_FUA) &&
+            cache_covers(&d->cache, c->lba, c->sectors)) {
+            hwm_ns x = iface_ns(d, c->req.length);
+            c->hit = true;
+            c->t.transfer_ns += x;
+            complete_at(d, c, t + x);
+        } else {
+            c->state = CS_MEDIA;
+            g_ptr_array_add(d->media_q, c);
+        }
+        break;
+    case HWM_OP_WRITE:
+    case HWM_OP_DISCARD:
+        c->state = CS_ROOM;
+        g_queue_push_tail(&d->room_wait, c);
+        break;
+    case HWM_OP_FLUSH:
+        c->state = CS_FLUSH;
+        c->flush_cut = d->ack_seq;
+        c->flush_had_data = cache_oldest_seq(&d->cache) <= c->flush_cut;
+        g_ptr_array_add(d->flushes, c);
+        break;
+    }
+}
+
+static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
+{
+    bool protected = (c->req.flags & HWM_REQ_FUA) != 0;
+    unreserve(d, c);
+    cache_insert(&d->cache, c->lba, c->sectors, protected, ++d->ack_seq);
+    c->durable = protected;
+    c->state = CS_FINISHING;
+    finish_cmd(d, c, t);
+}
+
+/* ---- flushes ------------------------------------------------------------ */
+
+static void check_flushes(HwmDevice *d, hwm_ns t)
+{
+    if (d->nq_flush && d->nq_flush->state == CS_FLUSH &&
+        d->cache.extents == 0) {
+        Cmd *c = d->nq_flush;
+        hwm_ns commit = c->flush_had_data ? (hwm_ns)d->prof.flush_commit_ns : 0;
+        /* write-back ran alongside the controller's overhead */
+        hwm_ns done = MAX(t + commit, c->start_ns + c->t.overhead_ns);
+        c->t.destage_ns = done - c->start_ns - c->t.overhead_ns;
+        if (commit > 0 && d->rotating) {
+            /* the commit writes drive metadata: the arm is busy with it */
+            d->units[0].op = OP_COMMIT;
+            d->units[0].busy_until = t + commit;
+            timer_push(d, t + commit, EV_UNIT, NULL, 0);
+        }
+        complete_at(d, c, done);
+    }
+    if (d->flushes->len == 0) {
+        return;
+    }
+    uint64_t oldest = cache_oldest_seq(&d->cache);
+    for (guint i = 0; i < d->flushes->len;) {
+        Cmd *c = g_ptr_array_index(d->flushes, i);
+        if (oldest > c->flush_cut) {
+            hwm_ns commit = c->flush_had_data ?
+                            (hwm_ns)d->prof.flush_commit_ns : 0;
+            c->t.destage_ns = t + commit - c->ready_ns;
+            g_ptr_array_remove_index(d->flushes, i);
+            complete_at(d, c, t + commit);
+        } else {
+            i++;
+        }
+    }
+}
+
+/* ---- media -------------------------------------------------------------- */
+
+static uint32_t flash_unit_of(const HwmDevice *d, uint64_t lba)
+{
+    uint64_t per = d->prof.program_bytes / HWM_SECTOR_BYTES;
+    return (uint32_t)((lba / per) % d->nunits);
+}
+
+static hwm_ns flash_pages(const HwmDevice *d, uint64_t sectors)
+{
+    uint64_t per = d->prof.program_bytes / HWM_SECTOR_BYTES;
+    return (hwm_ns)((sectors + per - 1) / per);
+}
+
+static bool overlaps_running_write(const HwmDevice *d, uint64_t lba,
+                                   uint64_t n)
+{
+    for (uint32_t i = 0; i < d->nunits; i++) {
+        const Cmd *c = d->units[i].op == OP_HOST ? d->units[i].cmd : NULL;
+        if (c && c->req.op == HWM_OP_WRITE && c->lba < lba + n &&
+            lba < c->lba + c->sectors) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is write-back wanted now, apart from flushes and room waiters? */
+static bool destage_wanted(HwmDevice *d, hwm_ns t)
+{
+    if (d->cache.extents == 0) {
+        return false;
+    }
+    if (!d->rotating) {
+        return true;                /* flash programs as soon as it can */
+    }
+    if (d->cache.dirty_sectors >= d->high_water_sectors ||
+        d->cache.extents >= d->high_water_extents) {
+        return true;
+    }
+    bool idle = d->cmds.length == 0;
+    hwm_ns due = d->last_busy + (hwm_ns)d->prof.idle_destage_delay_ns;
+    if (idle && t >= due) {
+        return true;
+    }
+    if (idle && d->wake_at != due) {
+        d->wake_at = due;
+        timer_push(d, due, EV_WAKE, NULL, 0);
+    }
+    return false;
+}
+
+static uint64_t flush_seq_limit(const HwmDevice *d)
+{
+    if (d->nq_flush) {
+        return UINT64_MAX;
+    }
+    uint64_t cut = 0;
+    for (guint i = 0; i < d->flushes->len; i++) {
+        cut = MAX(cut, ((Cmd *)g_ptr_array_index(d->flushes, i))->flush_cut);
+    }
+    return cut;
+}
+
+static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
+{
+    Unit *un = &d->units[u];
+    Extent *e = cache_pick(&d->cache, un->arm, t, max_seq);
+
+    if (e && !d->rotating && overlaps_running_write(d, e->lba, e->sectors)) {
+        /* a FUA program of newer data for these sectors is running: its
+         * completion retries write-back */
+        e = NULL;
+    }
+    if (!e) {
+        return false;
+    }
+    uint64_t n = MIN(e->sectors, d->destage_max_sectors);
+    e = cache_start_destage(&d->cache, e, n);
+    hwm_ns end;
+    if (d->rotating) {
+        MediaTime mt = { 0 };
+        end = geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors, true,
+                              &mt);
+        d->st.seek_ns += mt.seek_ns;
+        d->st.rotate_ns += mt.rotate_ns;
+        d->st.transfer_ns += mt.transfer_ns;
+    } else {
+        end = t + (hwm_ns)d->prof.program_ns * flash_pages(d, e->sectors);
+        d->st.transfer_ns += end - t;
+    }
+    d->st.media_ops++;
+    un->op = OP_DESTAGE;
+    un->ext = e;
+    un->busy_until = end;
+    timer_push(d, end, EV_UNIT, NULL, u);
+    return true;
+}
+
+/* Positioning cost of a host command from the arm's position. */
+static hwm_ns host_cost(const HwmDevice *d, const Unit *un, const Cmd *c,
+                        hwm_ns t)
+{
+    if (!d->rotating) {
+        return 0;
+    }
+    if (is_log_write(d, c)) {
+        Phys ph = { .cyl = d->log_cyl, .head = d->log_head };
+        return geometry_position_ns(&d->geo, un->arm, &ph, true);
+    }
+    return geometry_access_cost(&d->geo, un->arm, t, c->lba,
+                                c->req.op == HWM_OP_WRITE);
+}
+
+static bool unit_can_take(const HwmDevice *d, uint32_t u, const Cmd *c)
+{
+    if (d->rotating || c->req.op == HWM_OP_WRITE) {
+        return true;
+    }
+    return flash_unit_of(d, c->lba) == u;
+}
+
+static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
+{
+    int best = -1;
+    hwm_ns best_cost = INT64_MAX;
+    bool fifo = d->policy == HWM_POLICY_FIFO || !d->rotating;
+
+    for (guint i = 0; i < d->media_q->len; i++) {
+        Cmd *c = g_ptr_array_index(d->media_q, i);
+        if (!unit_can_take(d, u, c)) {
+            continue;
+        }
+        if (c->req.op == HWM_OP_WRITE &&
+            cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
+            continue;
+        }
+        if (fifo) {
+            return (int)i;      /* media_q is in readiness order */
+        }
+        if (t - c->ready_ns >= (hwm_ns)d->prof.sptf_max_wait_ns) {
+            return (int)i;      /* aged: oldest first */
+        }
+        hwm_ns cost = host_cost(d, &d->units[u], c, t);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = (int)i;
+        }
+    }
+    return best;
+}
+
+/* The media-cache log is written wherever its track passes under the head:
+ * no rotational wait, but it may not wrap onto its own start, so after a
+ * revolution on one track it moves to the next (a head switch). */
+static hwm_ns log_append(HwmDevice *d, Unit *un, hwm_ns t, Cmd *c,
+                         MediaTime *mt)
+{
+    Phys ph = { .cyl = d->log_cyl, .head = d->log_head };
+    hwm_ns pos = geometry_position_ns(&d->geo, un->arm, &ph, true);
+    uint32_t z = 0;
+    while (z + 1 < d->geo.nzones && d->geo.zones[z + 1].first_cyl <= d->log_cyl) {
+        z++;
+    }
+    uint32_t spt = d->geo.zones[z].spt;
+    /* one header sector per entry says where the data belongs */
+    hwm_ns xfer = geometry_xfer_ns(&d->geo, (uint32_t)c->sectors + 1, spt);
+
+    if (pos > 0 || !d->log_open) {
+        d->log_open = true;
+        d->log_track_opened = t + pos;
+    } else if (t + xfer - d->log_track_opened > d->rev_ns) {
+        d->log_head = (d->log_head + 1) % d->geo.heads;
+        ph.head = d->log_head;
+        pos = geometry_position_ns(&d->geo, un->arm, &ph, true);
+        d->log_track_opened = t + pos;
+    }
+    mt->seek_ns += pos;
+    mt->transfer_ns += xfer;
+    un->arm.cyl = d->log_cyl;
+    un->arm.head = d->log_head;
+    return t + pos + xfer;
+}
+
+static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
+{
+    Unit *un = &d->units[u];
+    Cmd *c = g_ptr_array_index(d->media_q, (guint)idx);
+    g_ptr_array_remove_index(d->media_q, (guint)idx);
+    MediaTime mt = { 0 };
+    hwm_ns end;
+    bool write = c->req.op == HWM_OP_WRITE;
+
+    if (d->rotating) {
+        if (is_log_write(d, c)) {
+            end = log_append(d, un, t, c, &mt);
+            un->op = OP_LOG;
+        } else {
+            end = geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
+                                  write, &mt);
+            un->op = OP_HOST;
+        }
+    } else {
+        hwm_ns per = (hwm_ns)(write ? d->prof.program_ns : d->prof.read_ns);
+        end = t + per * flash_pages(d, c->sectors);
+        mt.transfer_ns = end - t;
+        un->op = OP_HOST;
+    }
+    c->state = CS_RUNNING;
+    c->t.seek_ns += mt.seek_ns;
+    c->t.rotate_ns += mt.rotate_ns;
+    c->t.transfer_ns += mt.transfer_ns;
+    d->st.seek_ns += mt.seek_ns;
+    d->st.rotate_ns += mt.rotate_ns;
+    d->st.transfer_ns += mt.transfer_ns;
+    d->st.media_ops++;
+    un->cmd = c;
+    un->busy_until = end;
+    timer_push(d, end, EV_UNIT, NULL, u);
+}
+
+static bool room_waiter_needs_space(const HwmDevice *d)
+{
+    const Cmd *c = g_queue_peek_head((GQueue *)&d->room_wait);
+    return c && !cache_overlaps_busy(&d->cache, c->lba, c->sectors);
+}
+
+static void start_unit(HwmDevice *d, uint32_t u, hwm_ns t)
+{
+    if (d->units[u].op != OP_IDLE) {
+        return;
+    }
+    /* write-back that someone is waiting for comes first */
+    if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
+        start_destage(d, u, t, UINT64_MAX);
+        return;     /* nothing else runs during a non-queued flush */
+    }
+    if (d->flushes->len > 0 && start_destage(d, u, t, flush_seq_limit(d))) {
+        return;
+    }
+    if (room_waiter_needs_space(d) && start_destage(d, u, t, UINT64_MAX)) {
+        return;
+    }
+    int idx = pick_host(d, u, t);
+    if (idx >= 0) {
+        start_host(d, u, t, idx);
+        return;
+    }
+    if (destage_wanted(d, t)) {
+        start_destage(d, u, t, UINT64_MAX);
+    }
+}
+
+static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
+{
+    Unit *un = &d->units[u];
+    OpKind op = un->op;
+
+    un->op = OP_IDLE;
+    if (op == OP_DESTAGE) {
+        Extent *e = un->ext;
+        HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
+                        .offset = e->lba * HWM_SECTOR_BYTES,
+                        .length = e->sectors * HWM_SECTOR_BYTES };
+        d->st.destages++;
+        d->st.destage_bytes += ev.length;
+        if (!e->durable) {
+            emit(d, &ev);
+        }
+        cache_finish_destage(&d->cache, e);
+        un->ext = NULL;
+    } else if (op == OP_HOST || op == OP_LOG) {
+        Cmd *c = un->cmd;
+        un->cmd = NULL;
+        if (c->req.op == HWM_OP_WRITE) {
+            if (op == OP_LOG) {
+                /* durable in the log; its home write is still owed */
+                unreserve(d, c);
+                cache_insert(&d->cache, c->lba, c->sectors, true,
+                             ++d->ack_seq);
+            } else {
+                /* newer data is home: cached copies are stale */
+                cache_remove(&d->cache, c->lba, c->sectors);
+            }
+            c->durable = true;
+            complete_at(d, c, t);
+        } else {
+            hwm_ns x = iface_ns(d, c->req.length);
+            c->t.transfer_ns += x;
+            complete_at(d, c, t + x);
+        }
+    }
+}
+
+/* After any state change at time t: move everything that can move. */
+static void kick(HwmDevice *d, hwm_ns t)
+{
+    admit(d, t);
+    serve_room_waiters(d, t);
+    check_flushes(d, t);
+    for (uint32_t u = 0; u < d->nunits; u++) {
+        start_unit(d, u, t);
+    }
+}
+
+static void run_until(HwmDevice *d, hwm_ns now)
+{
+    while (d->timers->len > 0 &&
+           ((Timer *)d->timers->data)[0].t <= now) {
+        Timer x = timer_pop(d);
+        switch (x.kind) {
+        case EV_READY:
+            on_ready(d, x.cmd, x.t);
+            break;
+        case EV_ACK:
+            on_ack(d, x.cmd, x.t);
+            break;
+        case EV_DONE:
+            if (x.cmd == d->nq_flush) {
+                d->nq_flush = NULL;
+            }
+            finish_cmd(d, x.cmd, x.t);
+            break;
+        case EV_UNIT:
+            if (d->units[x.unit].op == OP_COMMIT) {
+                d->units[x.unit].op = OP_IDLE;
+            } else {
+                on_unit_done(d, x.unit, x.t);
+            }
+            break;
+        case EV_WAKE:
+            if (d->wake_at == x.t) {
+                d->wake_at = HWM_NEVER;
+            }
+            break;
+        }
+        kick(d, x.t);
+    }
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+static void apply_tristate(bool *v, HwmTristate t)
+{
+    if (t == HWM_ON) {
+        *v = true;
+    } else if (t == HWM_OFF) {
+        *v = false;
+    }
+}
+
+HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
+                          GError **errp)
+{
+    HwmConfig none = { 0 };
+    HwmDevice *d = g_new0(HwmDevice, 1);
+
+    cfg = cfg ? cfg : &none;
+    d->prof = *p;
+    d->prof.name = g_strdup(p->name);
+    d->prof.source = g_strdup(p->source);
+    d->rotating = p->kind == HWM_KIND_HDD;
+    if (d->rotating && !geometry_init(&d->geo, p, errp)) {
+        g_free(d->prof.name);
+        g_free(d->prof.source);
+        g_free(d);
+        return NULL;
+    }
+    d->wce = p->write_cache;
+    d->fua = p->fua;
+    apply_tristate(&d->wce, cfg->write_cache);
+    apply_tristate(&d->fua, cfg->fua);
+    if (d->wce && p->cache_bytes < 64 * 1024) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s: write cache requested but the profile has no cache "
+                    "(cache_mb = 0)", p->source);
+        hwm_device_free(d);
+        return NULL;
+    }
+    d->queue_depth = cfg->queue_depth ? cfg->queue_depth : p->queue_depth;
+    d->policy = cfg->policy ? cfg->policy : p->policy;
+    d->cache_sectors = p->cache_bytes / HWM_SECTOR_BYTES;
+    d->high_water_sectors = d->cache_sectors * p->high_water_pct / 100;
+    d->high_water_extents = (uint32_t)((uint64_t)p->cache_segments *
+                                       p->high_water_pct / 100);
+    d->destage_max_sectors = MAX(1, p->destage_max_bytes / HWM_SECTOR_BYTES);
+    d->rev_ns = d->rotating ? geometry_rev_ns(&d->geo) : 0;
+    d->log_cyl = d->rotating ?
+        (uint32_t)((uint64_t)(d->geo.cylinders - 1) *
+                   p->media_cache_cylinder_pct / 100) : 0;
+
+    cache_init(&d->cache, d->rotating ? &d->geo : NULL);
+    d->timers = g_array_new(FALSE, FALSE, sizeof(Timer));
+    d->out = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
+    d->media_q = g_ptr_array_new();
+    d->flushes = g_ptr_array_new();
+    d->nunits = d->rotating ? 1 : p->parallel_units;
+    d->units = g_new0(Unit, d->nunits);
+    d->wake_at = HWM_NEVER;
+    return d;
+}
+
+static void drop_commands(HwmDevice *d)
+{
+    Cmd *c;
+    while ((c = g_queue_pop_head(&d->cmds)) != NULL) {
+        g_free(c);
+    }
+    g_queue_clear(&d->room_wait);
+    g_ptr_array_set_size(d->media_q, 0);
+    g_ptr_array_set_size(d->flushes, 0);
+    g_array_set_size(d->timers, 0);
+    d->nq_flush = NULL;
+    d->reserved_sectors = 0;
+    d->reserved_extents = 0;
+    d->wake_at = HWM_NEVER;
+    for (uint32_t u = 0; u < d->nunits; u++) {
+        ArmPos arm = d->units[u].arm;
+        d->units[u] = (Unit){ .arm = arm };
+    }
+}
+
+void hwm_device_free(HwmDevice *d)
+{
+    if (!d) {
+        return;
+    }
+    drop_commands(d);
+    cache_destroy(&d->cache);
+    if (d->rotating) {
+        geometry_free(&d->geo);
+    }
+    g_array_unref(d->timers);
+    g_array_unref(d->out);
+    g_ptr_array_unref(d->media_q);
+    g_ptr_array_unref(d->flushes);
+    g_free(d->units);
+    g_free(d->prof.name);
+    g_free(d->prof.source);
+    g_free(d);
+}
+
+uint64_t hwm_device_capacity_bytes(const HwmDevice *d)
+{
+    return d->prof.capacity_bytes;
+}
+
+bool hwm_device_write_cache(const HwmDevice *d)
+{
+    return d->wce;
+}
+
+bool hwm_device_fua(const HwmDevice *d)
+{
+    return d->fua;
+}
+
+uint32_t hwm_device_queue_depth(const HwmDevice *d)
+{
+    return d->queue_depth;
+}
+
+uint32_t hwm_device_rotation_rpm(const HwmDevice *d)
+{
+    return d->rotating ? d->prof.rpm : 0;
+}
+
+static bool check_time(HwmDevice *d, hwm_ns now, GError **errp)
+{
+    if (now < d->now) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_TIME,
+                    "time went backwards: %" G_GINT64_FORMAT " ns after %"
+                    G_GINT64_FORMAT " ns", now, d->now);
+        return false;
+    }
+    return true;
+}
+
+static bool check_request(const HwmDevice *d, const HwmRequest *r,
+                          GError **errp)
+{
+    uint64_t cap = d->prof.capacity_bytes;
+
+    if (r->op > HWM_OP_DISCARD) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "request %" G_GUINT64_FORMAT ": unknown op %d", r->tag,
+                    (int)r->op);
+        return false;
+    }
+    if (r->flags & ~HWM_REQ_FUA) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "request %" G_GUINT64_FORMAT ": unknown flags 0x%x",
+                    r->tag, r->flags & ~HWM_REQ_FUA);
+        return false;
+    }
+    if (r->op == HWM_OP_FLUSH) {
+        if (r->length != 0 || r->flags) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "request %" G_GUINT64_FORMAT ": FLUSH takes no "
+                        "range or flags", r->tag);
+            return false;
+        }
+        return true;
+    }
+    if ((r->flags & HWM_REQ_FUA) && r->op == HWM_OP_DISCARD) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "request %" G_GUINT64_FORMAT ": FUA on DISCARD", r->tag);
+        return false;
+    }
+    if (r->length == 0 || r->offset % HWM_SECTOR_BYTES ||
+        r->length % HWM_SECTOR_BYTES) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "request %" G_GUINT64_FORMAT ": %s at %" G_GUINT64_FORMAT
+                    " length %" G_GUINT64_FORMAT ": offset and length must "
+                    "be non-zero multiples of %u bytes", r->tag,
+                    hwm_op_name(r->op), r->offset, r->length,
+                    HWM_SECTOR_BYTES);
+        return false;
+    }
+    if (r->offset >= cap || r->length > cap - r->offset) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
+                    "request %" G_GUINT64_FORMAT ": %s at %" G_GUINT64_FORMAT
+                    " length %" G_GUINT64_FORMAT " ends past the device end "
+                    "(%" G_GUINT64_FORMAT " bytes)", r->tag,
+                    hwm_op_name(r->op), r->offset, r->length, cap);
+        return false;
+    }
+    return true;
+}
+
+bool hwm_submit(HwmDevice *d, hwm_ns now, const HwmRequest *req,
+                GError **errp)
+{
+    if (!check_time(d, now, errp) || !check_request(d, req, errp)) {
+        return false;
+    }
+    run_until(d, now);
+    d->now = now;
+    if (d->cmds.length >= d->queue_depth) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_QUEUE_FULL,
+                    "request %" G_GUINT64_FORMAT ": queue full (%u commands "
+                    "outstanding)", req->tag, d->queue_depth);
+        return false;
+    }
+    Cmd *c = g_new0(Cmd, 1);
+    c->req = *req;
+    c->lba = req->offset / HWM_SECTOR_BYTES;
+    c->sectors = req->length / HWM_SECTOR_BYTES;
+    c->submit_ns = now;
+    c->state = CS_NEW;
+    c->link.data = c;
+    g_queue_push_tail_link(&d->cmds, &c->link);
+    d->last_busy = now;
+    kick(d, now);
+    return true;
+}
+
+hwm_ns hwm_next_event(HwmDevice *d)
+{
+    if (d->out_head < d->out->len) {
+        return g_array_index(d->out, HwmEvent, d->out_head).time_ns;
+    }
+    if (d->timers->len == 0) {
+        return HWM_NEVER;
+    }
+    return MAX(((Timer *)d->timers->data)[0].t, d->now);
+}
+
+size_t hwm_advance(HwmDevice *d, hwm_ns now, HwmEvent *ev, size_t cap)
+{
+    size_t n = 0;
+
+    if (now > d->now) {
+        d->now = now;
+    }
+    run_until(d, d->now);
+    while (n < cap && d->out_head < d->out->len) {
+        ev[n++] = g_array_index(d->out, HwmEvent, d->out_head);
+        d->out_head++;
+    }
+    if (d->out_head == d->out->len) {
+        g_array_set_size(d->out, 0);
+        d->out_head = 0;
+    }
+    return n;
+}
+
+GArray *hwm_volatile_extents(const HwmDevice *d)
+{
+    return cache_volatile_ranges(&d->cache);
+}
+
+GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
+{
+    if (now > d->now) {
+        d->now = now;
+    }
+    run_until(d, d->now);
+    GArray *lost = cache_volatile_ranges(&d->cache);
+    for (guint i = 0; i < lost->len; i++) {
+        d->st.lost_bytes += g_array_index(lost, HwmExtent, i).length;
+    }
+    d->st.power_cuts++;
+    drop_commands(d);
+    cache_clear(&d->cache);
+    d->log_open = false;
+    d->last_busy = d->now;
+    return lost;
+}
+
+void hwm_stats(const HwmDevice *d, HwmStats *out)
+{
+    *out = d->st;
+    out->dirty_bytes = d->cache.dirty_sectors * HWM_SECTOR_BYTES;
+    out->dirty_extents = d->cache.extents;
+}
+
+const char *hwm_op_name(HwmOp op)
+{
+    static const char *const names[] = { "READ", "WRITE", "FLUSH", "DISCARD" };
+    return (unsigned)op < G_N_ELEMENTS(names) ? names[op] : "?";
+}

@@ -1,0 +1,241 @@
+/*
+ * Zoned recording, LBA layout and the seek curve.  The seek curve is the
+ * Ruemmler & Wilkes shape fitted through the three figures drive data sheets
+ * give: track-to-track, average (a third of the stroke) and full stroke.
+ */
+#include "geometry.h"
+
+static uint64_t isqrt64(uint64_t x)
+{
+    uint64_t r = 0;
+    for (uint64_t bit = 1ull << 62; bit; bit >>= 2) {
+        if (x >= r + bit) {
+            x -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+    }
+    return r;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+/* Sectors a delay of `ns` sweeps past on a track of `spt` sectors, rounded
+ * up so the next track starts after the switch is over. */
+static uint32_t skew_sectors(uint64_t ns, uint32_t spt, uint32_t rpm)
+{
+    unsigned __int128 units = (unsigned __int128)ns * rpm * spt;
+    uint64_t s = (uint64_t)(units / PHASE_REV) + (units % PHASE_REV != 0);
+    return (uint32_t)(s % spt);
+}
+
+bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
+{
+    uint64_t cap = p->capacity_bytes / HWM_SECTOR_BYTES;
+    uint64_t sum_spt = 0;
+
+    *g = (Geometry){ .rpm = p->rpm, .heads = p->heads, .layout = p->layout,
+                     .band = p->serpentine_band_cylinders,
+                     .nzones = p->zones,
+                     .t2t_ns = p->seek_track_to_track_ns,
+                     .avg_ns = p->seek_avg_ns,
+                     .full_ns = p->seek_full_stroke_ns,
+                     .write_settle_ns = p->write_settle_ns,
+                     .head_switch_ns = p->head_switch_ns };
+    g->zones = g_new0(Zone, g->nzones);
+    for (uint32_t z = 0; z < g->nzones; z++) {
+        uint32_t drop = p->outer_sectors_per_track - p->inner_sectors_per_track;
+        g->zones[z].spt = p->outer_sectors_per_track -
+            (g->nzones > 1 ? (uint32_t)((uint64_t)drop * z / (g->nzones - 1)) : 0);
+        sum_spt += g->zones[z].spt;
+    }
+    /* equal cylinders per zone, enough to hold the capacity */
+    uint64_t cpz = ceil_div(cap, sum_spt * g->heads);
+    if (cpz * g->nzones > UINT32_MAX / 2 || cpz < 1) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: capacity_bytes needs %" G_GUINT64_FORMAT
+                    " cylinders per zone: not a plausible geometry",
+                    p->source, cpz);
+        geometry_free(g);
+        return false;
+    }
+    uint64_t lba = 0;
+    for (uint32_t z = 0; z < g->nzones; z++) {
+        Zone *zn = &g->zones[z];
+        uint64_t track = (uint64_t)zn->spt;
+        zn->first_lba = lba;
+        zn->first_cyl = (uint32_t)(cpz * z);
+        zn->cylinders = (uint32_t)cpz;
+        zn->sectors = MIN(cap - lba, cpz * g->heads * track);
+        /* skew so a sequential transfer crossing a track boundary finds its
+         * next sector just arriving, even when writing */
+        zn->head_skew = skew_sectors(p->head_switch_ns + p->write_settle_ns,
+                                     zn->spt, p->rpm);
+        zn->cyl_skew = skew_sectors(p->seek_track_to_track_ns +
+                                    p->write_settle_ns, zn->spt, p->rpm);
+        lba += zn->sectors;
+    }
+    g->total_sectors = cap;
+    g->cylinders = (uint32_t)(cpz * g->nzones);
+    if (g->cylinders < 7) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: only %u cylinders: too few for a seek curve "
+                    "(raise capacity_bytes or lower sectors per track)",
+                    p->source, g->cylinders);
+        geometry_free(g);
+        return false;
+    }
+    g->boundary_cyl = (g->cylinders - 1) / 3;
+    g->sqrt_boundary = isqrt64((uint64_t)g->boundary_cyl << 20);
+    return true;
+}
+
+void geometry_free(Geometry *g)
+{
+    g_clear_pointer(&g->zones, g_free);
+}
+
+hwm_ns geometry_seek_ns(const Geometry *g, uint32_t d)
+{
+    if (d == 0) {
+        return 0;
+    }
+    if (d <= g->boundary_cyl) {
+        /* a + b*sqrt(d) through (1, t2t) and (boundary, avg) */
+        uint64_t sq = isqrt64((uint64_t)d << 20);
+        return (hwm_ns)(g->t2t_ns + (g->avg_ns - g->t2t_ns) * (sq - 1024) /
+                                    (g->sqrt_boundary - 1024));
+    }
+    /* c + e*d through (boundary, avg) and (full stroke, full) */
+    uint64_t span = (uint64_t)(g->cylinders - 1) - g->boundary_cyl;
+    return (hwm_ns)(g->avg_ns + (g->full_ns - g->avg_ns) *
+                                (uint64_t)(d - g->boundary_cyl) / span);
+}
+
+hwm_ns geometry_rev_ns(const Geometry *g)
+{
+    return (hwm_ns)ceil_div(PHASE_REV, g->rpm);
+}
+
+uint64_t geometry_phase(const Geometry *g, hwm_ns t)
+{
+    return ((uint64_t)t % PHASE_REV) * g->rpm % PHASE_REV;
+}
+
+hwm_ns geometry_wait_ns(const Geometry *g, uint64_t from, uint64_t to)
+{
+    uint64_t units = (to + PHASE_REV - from) % PHASE_REV;
+    return (hwm_ns)ceil_div(units, g->rpm);
+}
+
+hwm_ns geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt)
+{
+    unsigned __int128 units = (unsigned __int128)PHASE_REV * sectors;
+    unsigned __int128 per_rpm = (unsigned __int128)spt * g->rpm;
+    return (hwm_ns)((units + per_rpm - 1) / per_rpm);
+}
+
+static uint32_t find_zone(const Geometry *g, uint64_t lba)
+{
+    uint32_t lo = 0, hi = g->nzones - 1;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi + 1) / 2;
+        if (g->zones[mid].first_lba <= lba) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+void geometry_map(const Geometry *g, uint64_t lba, Phys *out)
+{
+    uint32_t z = find_zone(g, lba);
+    const Zone *zn = &g->zones[z];
+    uint64_t off = lba - zn->first_lba;
+    uint64_t track = off / zn->spt;
+    uint64_t head_switches;
+    uint32_t cyl_in_zone;
+
+    out->zone = z;
+    out->spt = zn->spt;
+    out->sector = (uint32_t)(off % zn->spt);
+    if (g->layout == HWM_LAYOUT_CYLINDER) {
+        cyl_in_zone = (uint32_t)(track / g->heads);
+        out->head = (uint32_t)(track % g->heads);
+        head_switches = track - cyl_in_zone;
+    } else {
+        /* serpentine: one head sweeps a band of cylinders, the next head
+         * sweeps it back, and so on; then the next band */
+        uint64_t per_band = (uint64_t)g->heads * g->band;
+        uint64_t b = track / per_band;
+        uint32_t band_cyls = MIN(g->band, zn->cylinders - (uint32_t)(b * g->band));
+        uint64_t r = track - b * per_band;
+        uint32_t h = (uint32_t)(r / band_cyls);
+        uint32_t pos = (uint32_t)(r % band_cyls);
+        out->head = h;
+        cyl_in_zone = (uint32_t)(b * g->band) +
+                      (h % 2 == 0 ? pos : band_cyls - 1 - pos);
+        head_switches = b * (g->heads - 1) + h;
+    }
+    out->cyl = zn->first_cyl + cyl_in_zone;
+    uint64_t cyl_switches = track - head_switches;
+    uint64_t skew = (head_switches % zn->spt) * zn->head_skew +
+                    (cyl_switches % zn->spt) * zn->cyl_skew;
+    uint64_t slot = (out->sector + skew) % zn->spt;
+    out->start_phase = (uint64_t)((unsigned __int128)slot * PHASE_REV / zn->spt);
+}
+
+hwm_ns geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
+                            bool write)
+{
+    uint32_t d = from.cyl > to->cyl ? from.cyl - to->cyl : to->cyl - from.cyl;
+    hwm_ns t;
+
+    if (d > 0) {
+        t = geometry_seek_ns(g, d);
+    } else if (from.head != to->head) {
+        t = (hwm_ns)g->head_switch_ns;
+    } else {
+        return 0;
+    }
+    return t + (write ? (hwm_ns)g->write_settle_ns : 0);
+}
+
+hwm_ns geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
+                            uint64_t lba, bool write)
+{
+    Phys ph;
+    geometry_map(g, lba, &ph);
+    hwm_ns pos = geometry_position_ns(g, arm, &ph, write);
+    return pos + geometry_wait_ns(g, geometry_phase(g, t + pos), ph.start_phase);
+}
+
+hwm_ns geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
+                       uint64_t sectors, bool write, MediaTime *mt)
+{
+    while (sectors > 0) {
+        Phys ph;
+        geometry_map(g, lba, &ph);
+        hwm_ns pos = geometry_position_ns(g, *arm, &ph, write);
+        hwm_ns wait = geometry_wait_ns(g, geometry_phase(g, t + pos),
+                                       ph.start_phase);
+        uint32_t n = (uint32_t)MIN(sectors, (uint64_t)(ph.spt - ph.sector));
+        hwm_ns xfer = geometry_xfer_ns(g, n, ph.spt);
+
+        mt->seek_ns += pos;
+        mt->rotate_ns += wait;
+        mt->transfer_ns += xfer;
+        t += pos + wait + xfer;
+        arm->cyl = ph.cyl;
+        arm->head = ph.head;
+        lba += n;
+        sectors -= n;
+    }
+    return t;
+}

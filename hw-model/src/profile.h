@@ -1,0 +1,71 @@
+/*
+ * The parsed contents of a profile file.  Every field carries its unit.
+ * Private to hw-model; hosts see only the opaque HwmProfile.
+ */
+#ifndef HWM_PROFILE_H
+#define HWM_PROFILE_H
+
+#include "hwm.h"
+
+typedef enum { HWM_KIND_HDD, HWM_KIND_FLASH } HwmKind;
+typedef enum { HWM_LAYOUT_CYLINDER, HWM_LAYOUT_SERPENTINE } HwmLayout;
+
+/* How a native-FUA write becomes durable before it is acknowledged. */
+typedef enum {
+    HWM_FUA_IN_PLACE,         /* written to its home sectors first */
+    HWM_FUA_MEDIA_CACHE,      /* appended to an on-disk media-cache log */
+    HWM_FUA_PROTECTED_BUFFER, /* held in a buffer that survives power loss */
+} HwmFuaMethod;
+
+typedef enum { HWM_FLUSH_NON_QUEUED, HWM_FLUSH_QUEUED } HwmFlushMode;
+
+struct HwmProfile {
+    char *name;                   /* file name without .profile */
+    char *source;                 /* path or label, for messages */
+    HwmKind kind;
+    uint64_t capacity_bytes;
+
+    /* rotating media */
+    uint32_t rpm;
+    uint32_t heads;
+    uint32_t zones;
+    uint32_t outer_sectors_per_track;     /* 512-byte sectors */
+    uint32_t inner_sectors_per_track;
+    HwmLayout layout;
+    uint32_t serpentine_band_cylinders;
+    uint64_t seek_track_to_track_ns;
+    uint64_t seek_avg_ns;                 /* over a third of the stroke */
+    uint64_t seek_full_stroke_ns;
+    uint64_t write_settle_ns;             /* extra settle before writing */
+    uint64_t head_switch_ns;
+    uint32_t media_cache_cylinder_pct;    /* where the media-cache log sits */
+
+    /* flash media */
+    uint32_t parallel_units;
+    uint64_t read_ns;
+    uint64_t program_ns;
+    uint32_t program_bytes;               /* one program operation */
+
+    /* controller and interface */
+    uint64_t command_overhead_ns;
+    uint64_t interface_bytes_per_s;
+    uint32_t queue_depth;
+    HwmPolicy policy;
+    uint64_t sptf_max_wait_ns;            /* aging: older requests go first */
+
+    /* volatile write cache */
+    bool write_cache;
+    uint64_t cache_bytes;
+    uint32_t cache_segments;              /* dirty extents it can track */
+    uint32_t high_water_pct;              /* start write-back above this */
+    uint64_t idle_destage_delay_ns;       /* write back after this idle */
+    uint64_t destage_max_bytes;           /* largest single write-back */
+
+    /* durability */
+    bool fua;
+    HwmFuaMethod fua_method;
+    HwmFlushMode flush_mode;
+    uint64_t flush_commit_ns;             /* metadata commit after destage */
+};
+
+#endif

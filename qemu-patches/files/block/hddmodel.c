@@ -1,0 +1,1012 @@
+/*
+ * hddmodel: a block driver that times every request with platter's
+ * hw-model (a model of a hard disk or SSD with a volatile write cache) on
+ * QEMU_CLOCK_VIRTUAL, and keeps the data of cached writes in memory until
+ * the model says they reached the media.
+ *
+ *   -blockdev driver=hddmodel,node-name=d0,profile=st20000nm007d,
+ *             file.driver=file,file.filename=disk.raw
+ *
+ * Determinism: the guest must see the same completion times on every run,
+ * whatever the host does.  So
+ *   - the model is given only virtual-clock times;
+ *   - a completion is delivered from a main-loop QEMU_CLOCK_VIRTUAL timer
+ *     armed at the model's event time.  Under icount the vCPU cannot run
+ *     past an armed virtual timer, and the timer callback holds the BQL, so
+ *     the guest is frozen while the callback runs;
+ *   - all data movement to and from the backing image happens inside that
+ *     callback, synchronously (the nested poll does not release the BQL),
+ *     so host I/O speed is invisible to the guest.
+ * When the virtual clock is not running (VM stopped, drained section) the
+ * model is run forward on its own so nothing waits for a clock that never
+ * comes.
+ *
+ * Copyright (C) 2026 the platter authors.
+ *
+ * This work is licensed under the terms of the GNU GPL, version 2 or later.
+ * See the COPYING file in the top-level directory.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/cutils.h"
+#include "qemu/error-report.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "qemu/option.h"
+#include "qemu/queue.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "qapi/qapi-commands-block-core.h"
+#include "qobject/qdict.h"
+#include "block/block-io.h"
+#include "block/block_int.h"
+#include "system/runstate.h"
+#include "trace.h"
+
+#include "hwm/hwm.h"
+
+#define HDD_OPT_PROFILE     "profile"
+#define HDD_OPT_PROFILE_DIR "profile-dir"
+#define HDD_OPT_FUA         "fua"
+#define HDD_OPT_WCE         "write-cache"
+#define HDD_OPT_QD          "queue-depth"
+#define HDD_OPT_POLICY      "policy"
+#define HDD_OPT_SEED        "seed"
+#define HDD_OPT_TRACE       "trace"
+
+#define HDD_DEFAULT_PROFILE "generic-7200"
+
+/* Events fetched from the model per hwm_advance() call. */
+#define HDD_EVENT_BATCH 64
+
+static QemuOptsList hdd_runtime_opts = {
+    .name = "hddmodel",
+    .head = QTAILQ_HEAD_INITIALIZER(hdd_runtime_opts.head),
+    .desc = {
+        {
+            .name = HDD_OPT_PROFILE,
+            .type = QEMU_OPT_STRING,
+            .help = "drive profile: a name looked up as NAME.profile in "
+                    "profile-dir, or a path (default " HDD_DEFAULT_PROFILE ")",
+        },
+        {
+            .name = HDD_OPT_PROFILE_DIR,
+            .type = QEMU_OPT_STRING,
+            .help = "directory holding NAME.profile files "
+                    "(default: share/platter/profiles next to the binary)",
+        },
+        {
+            .name = HDD_OPT_FUA,
+            .type = QEMU_OPT_BOOL,
+            .help = "advertise native FUA (BDRV_REQ_FUA); without it the "
+                    "block layer follows a FUA write with a flush "
+                    "(default: as the profile says)",
+        },
+        {
+            .name = HDD_OPT_WCE,
+            .type = QEMU_OPT_BOOL,
+            .help = "enable the drive's volatile write cache "
+                    "(default: as the profile says)",
+        },
+        {
+            .name = HDD_OPT_QD,
+            .type = QEMU_OPT_NUMBER,
+            .help = "commands the drive accepts at once; more wait in the "
+                    "host queue (default: as the profile says)",
+        },
+        {
+            .name = HDD_OPT_POLICY,
+            .type = QEMU_OPT_STRING,
+            .help = "command scheduling: fifo or sptf "
+                    "(default: as the profile says)",
+        },
+        {
+            .name = HDD_OPT_SEED,
+            .type = QEMU_OPT_NUMBER,
+            .help = "seed for the profile's stochastic terms (default 0)",
+        },
+        {
+            .name = HDD_OPT_TRACE,
+            .type = QEMU_OPT_STRING,
+            .help = "write a platter-trace v1 request trace (one line per "
+                    "completed request) to this file",
+        },
+        { /* end of list */ }
+    },
+};
+
+typedef struct HddReq {
+    Coroutine *co;
+    HwmRequest hr;
+    QEMUIOVector *qiov;         /* READ: where the data goes */
+    uint8_t *buf;               /* WRITE: the data, copied at submission */
+    hwm_ns arrive_ns;           /* when the guest issued it */
+    int ret;
+    bool submitted;             /* handed to the model (else: host queue) */
+    bool done;
+    QTAILQ_ENTRY(HddReq) next;
+} HddReq;
+
+/* A range of cached (acknowledged, not yet durable) data. */
+typedef struct HddExtent {
+    uint64_t offset;
+    uint64_t length;
+    uint8_t *data;              /* at least length bytes */
+} HddExtent;
+
+typedef struct BDRVHddState {
+    BlockDriverState *bs;
+    HwmProfile *profile;
+    HwmDevice *dev;
+    QEMUTimer timer;            /* main loop, QEMU_CLOCK_VIRTUAL */
+    hwm_ns now;                 /* last time given to the model */
+    uint64_t next_tag;
+    uint32_t in_model;          /* commands the model holds */
+    uint32_t queue_depth;
+    QTAILQ_HEAD(, HddReq) reqs; /* every request not yet completed */
+    GHashTable *by_tag;         /* tag -> HddReq, for submitted ones */
+    GSequence *cache;           /* HddExtent, sorted, non-overlapping */
+    uint64_t cache_bytes;
+    bool in_process;            /* hdd_process() is running */
+    bool process_again;
+    bool ff_scheduled;          /* fast-forward BH pending */
+    char *trace_path;
+    FILE *trace;
+    uint64_t queued_total;      /* requests that waited in the host queue */
+} BDRVHddState;
+
+static BlockDriver bdrv_hddmodel;
+
+/* ---- time ---------------------------------------------------------------- */
+
+/*
+ * The model's clock: the virtual clock, but never backwards.  It runs ahead
+ * of the virtual clock only after a fast-forward (stopped VM, drain).
+ * Callers in the vCPU thread are inside an MMIO access, where reading the
+ * icount clock is allowed.
+ */
+static hwm_ns hdd_now(BDRVHddState *s)
+{
+    hwm_ns v = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    if (v > s->now) {
+        s->now = v;
+    }
+    return s->now;
+}
+
+/*
+ * The virtual clock does not advance while the VM is stopped, and a drain
+ * waits with aio_poll(), which never runs main-loop timers: in both cases
+ * requests are completed by running the model forward on its own.
+ */
+static bool hdd_clock_stalled(BDRVHddState *s)
+{
+    return !runstate_is_running() ||
+           qatomic_read(&s->bs->quiesce_counter) > 0;
+}
+
+/* ---- cache: sector ranges -> data ---------------------------------------- */
+
+static gint hdd_extent_cmp(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    const HddExtent *x = a, *y = b;
+
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void hdd_extent_free(gpointer p)
+{
+    HddExtent *e = p;
+
+    g_free(e->data);
+    g_free(e);
+}
+
+/* First extent that overlaps [offset, ...), or the end iterator. */
+static GSequenceIter *hdd_cache_first(BDRVHddState *s, uint64_t offset)
+{
+    HddExtent key = { .offset = offset };
+    GSequenceIter *it = g_sequence_search(s->cache, &key, hdd_extent_cmp, NULL);
+
+    /* it: first extent starting after offset; the one before may reach in */
+    if (!g_sequence_iter_is_begin(it)) {
+        GSequenceIter *prev = g_sequence_iter_prev(it);
+        HddExtent *e = g_sequence_get(prev);
+
+        if (e->offset + e->length > offset) {
+            return prev;
+        }
+    }
+    return it;
+}
+
+typedef void HddCacheFn(BDRVHddState *s, uint64_t offset, uint64_t length,
+                        const uint8_t *data, void *opaque);
+
+/*
+ * Remove [offset, offset + length) from the cache, calling fn (if set) on
+ * each cached piece before it goes.
+ */
+static void hdd_cache_cut(BDRVHddState *s, uint64_t offset, uint64_t length,
+                          HddCacheFn *fn, void *opaque)
+{
+    uint64_t end = offset + length;
+    GSequenceIter *it = hdd_cache_first(s, offset);
+
+    while (!g_sequence_iter_is_end(it)) {
+        HddExtent *e = g_sequence_get(it);
+        uint64_t e_end = e->offset + e->length;
+        uint64_t lo, hi;
+        GSequenceIter *next = g_sequence_iter_next(it);
+
+        if (e->offset >= end) {
+            break;
+        }
+        lo = MAX(e->offset, offset);
+        hi = MIN(e_end, end);
+        if (fn) {
+            fn(s, lo, hi - lo, e->data + (lo - e->offset), opaque);
+        }
+        s->cache_bytes -= hi - lo;
+
+        if (hi < e_end) {
+            /* the tail survives as an extent of its own */
+            HddExtent *tail = g_new(HddExtent, 1);
+
+            tail->offset = hi;
+            tail->length = e_end - hi;
+            tail->data = g_memdup2(e->data + (hi - e->offset), tail->length);
+            g_sequence_insert_sorted(s->cache, tail, hdd_extent_cmp, NULL);
+        }
+        if (lo > e->offset) {
+            /* the head survives in place; its buffer keeps the old size */
+            e->length = lo - e->offset;
+        } else {
+            g_sequence_remove(it);
+        }
+        it = next;
+    }
+}
+
+/* Take ownership of data and cache it for [offset, offset + length). */
+static void hdd_cache_put(BDRVHddState *s, uint64_t offset, uint64_t length,
+                          uint8_t *data)
+{
+    HddExtent *e = g_new(HddExtent, 1);
+
+    hdd_cache_cut(s, offset, length, NULL, NULL);
+    e->offset = offset;
+    e->length = length;
+    e->data = data;
+    g_sequence_insert_sorted(s->cache, e, hdd_extent_cmp, NULL);
+    s->cache_bytes += length;
+}
+
+/* Copy what the cache holds of [offset, offset + length) over buf. */
+static void hdd_cache_overlay(BDRVHddState *s, uint64_t offset,
+                              uint64_t length, uint8_t *buf)
+{
+    uint64_t end = offset + length;
+    GSequenceIter *it;
+
+    for (it = hdd_cache_first(s, offset); !g_sequence_iter_is_end(it);
+         it = g_sequence_iter_next(it)) {
+        HddExtent *e = g_sequence_get(it);
+        uint64_t lo, hi;
+
+        if (e->offset >= end) {
+            break;
+        }
+        lo = MAX(e->offset, offset);
+        hi = MIN(e->offset + e->length, end);
+        memcpy(buf + (lo - offset), e->data + (lo - e->offset), hi - lo);
+    }
+}
+
+/* ---- image I/O (synchronous, outside coroutines) ------------------------- */
+
+static void hdd_image_write_piece(BDRVHddState *s, uint64_t offset,
+                                  uint64_t length, const uint8_t *data,
+                                  void *opaque)
+{
+    int *ret = opaque;
+    int r;
+
+    trace_hddmodel_destage(s, offset, length, s->now);
+    r = bdrv_pwrite(s->bs->file, offset, length, data, 0);
+    if (r < 0) {
+        error_report("hddmodel: %s: writing %" PRIu64 "+%" PRIu64
+                     " to the image failed: %s",
+                     bdrv_get_node_name(s->bs), offset, length, strerror(-r));
+        if (ret) {
+            *ret = r;
+        }
+    }
+}
+
+/* The model says [offset, +length) is on the media now: so is the image. */
+static int hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
+{
+    int ret = 0;
+
+    hdd_cache_cut(s, offset, length, hdd_image_write_piece, &ret);
+    return ret;
+}
+
+static int hdd_read_data(BDRVHddState *s, HddReq *req)
+{
+    uint64_t len = req->hr.length;
+    g_autofree uint8_t *buf = g_try_malloc(len);
+    int ret;
+
+    if (!buf) {
+        return -ENOMEM;
+    }
+    ret = bdrv_pread(s->bs->file, req->hr.offset, len, buf, 0);
+    if (ret < 0) {
+        return ret;
+    }
+    hdd_cache_overlay(s, req->hr.offset, len, buf);
+    qemu_iovec_from_buf(req->qiov, 0, buf, len);
+    return 0;
+}
+
+static int hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
+{
+    if (!durable) {
+        hdd_cache_put(s, req->hr.offset, req->hr.length, req->buf);
+        req->buf = NULL;
+        return 0;
+    }
+    /* Older cached data for this range must not be destaged over it later. */
+    hdd_cache_cut(s, req->hr.offset, req->hr.length, NULL, NULL);
+    return bdrv_pwrite(s->bs->file, req->hr.offset, req->hr.length,
+                       req->buf, 0);
+}
+
+/* ---- request bookkeeping --------------------------------------------------- */
+
+static const char hdd_trace_op[] = { 'R', 'W', 'F', 'D' };
+
+static void hdd_trace_line(BDRVHddState *s, const HwmEvent *ev)
+{
+    if (!s->trace) {
+        return;
+    }
+    fprintf(s->trace, "%" PRId64 " %c %" PRIu64 " %" PRIu64 " %s # done=%"
+            PRId64 "\n", ev->submit_ns, hdd_trace_op[ev->op], ev->offset,
+            ev->length, (ev->flags & HWM_REQ_FUA) ? "FUA" : "-", ev->time_ns);
+}
+
+/* The request is over: let its coroutine return ret. */
+static void hdd_finish(BDRVHddState *s, HddReq *req, int ret)
+{
+    assert(!req->done);
+    req->ret = ret;
+    req->done = true;
+    if (req->submitted) {
+        g_hash_table_remove(s->by_tag, &req->hr.tag);
+    }
+    QTAILQ_REMOVE(&s->reqs, req, next);
+    if (req->co != qemu_coroutine_self()) {
+        aio_co_wake(req->co);
+    }
+}
+
+static void hdd_submit(BDRVHddState *s, HddReq *req)
+{
+    g_autoptr(GError) err = NULL;
+
+    req->hr.tag = ++s->next_tag;
+    if (!hwm_submit(s->dev, s->now, &req->hr, &err)) {
+        error_report("hddmodel: %s: %s", bdrv_get_node_name(s->bs),
+                     err->message);
+        hdd_finish(s, req, err->code == HWM_ERROR_RANGE ? -EINVAL : -EIO);
+        return;
+    }
+    req->submitted = true;
+    s->in_model++;
+    g_hash_table_insert(s->by_tag, &req->hr.tag, req);
+    trace_hddmodel_submit(s, req->hr.tag, hwm_op_name(req->hr.op),
+                          req->hr.offset, req->hr.length, req->hr.flags,
+                          s->now);
+}
+
+/* Hand waiting requests to the model while it has room, oldest first. */
+static void hdd_submit_waiting(BDRVHddState *s)
+{
+    HddReq *req, *tmp;
+
+    QTAILQ_FOREACH_SAFE(req, &s->reqs, next, tmp) {
+        if (s->in_model >= s->queue_depth) {
+            break;
+        }
+        if (!req->submitted) {
+            hdd_submit(s, req);
+        }
+    }
+}
+
+static void hdd_fast_forward_bh(void *opaque);
+
+/* Arm the timer for the model's next event (or run the model forward). */
+static void hdd_schedule(BDRVHddState *s)
+{
+    hwm_ns t = hwm_next_event(s->dev);
+
+    if (!QTAILQ_EMPTY(&s->reqs) && hdd_clock_stalled(s)) {
+        if (!s->ff_scheduled) {
+            s->ff_scheduled = true;
+            aio_bh_schedule_oneshot(bdrv_get_aio_context(s->bs),
+                                    hdd_fast_forward_bh, s);
+        }
+        return;
+    }
+    if (t == HWM_NEVER) {
+        timer_del(&s->timer);
+    } else {
+        timer_mod_ns(&s->timer, t);
+    }
+}
+
+static void hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
+{
+    HddReq *req = g_hash_table_lookup(s->by_tag, &ev->tag);
+    int ret = 0;
+
+    assert(s->in_model > 0);
+    s->in_model--;
+    hdd_trace_line(s, ev);
+    trace_hddmodel_complete(s, ev->tag, hwm_op_name(ev->op), ev->offset,
+                            ev->length, ev->submit_ns, ev->time_ns,
+                            ev->durable, ev->cache_hit);
+    if (!req) {
+        /* cannot happen: every tag the model knows is in the table */
+        error_report("hddmodel: %s: completion for unknown tag %" PRIu64,
+                     bdrv_get_node_name(s->bs), ev->tag);
+        return;
+    }
+    switch (ev->op) {
+    case HWM_OP_READ:
+        ret = hdd_read_data(s, req);
+        break;
+    case HWM_OP_WRITE:
+        ret = hdd_write_data(s, req, ev->durable);
+        break;
+    case HWM_OP_FLUSH:
+    case HWM_OP_DISCARD:
+        break;
+    }
+    hdd_finish(s, req, ret < 0 ? ret : 0);
+}
+
+/*
+ * Run the model up to `now` and act on its events.  Never called in a
+ * coroutine: the image I/O below must not yield, so that the guest cannot
+ * run while it happens.
+ */
+static void hdd_process(BDRVHddState *s, hwm_ns now)
+{
+    HwmEvent ev[HDD_EVENT_BATCH];
+    size_t n, i;
+
+    assert(!qemu_in_coroutine());
+    if (now > s->now) {
+        s->now = now;
+    }
+    if (s->in_process) {
+        /* reentered from a nested poll: the outer loop picks it up */
+        s->process_again = true;
+        return;
+    }
+    s->in_process = true;
+    do {
+        s->process_again = false;
+        do {
+            n = hwm_advance(s->dev, s->now, ev, HDD_EVENT_BATCH);
+            for (i = 0; i < n; i++) {
+                if (ev[i].kind == HWM_EV_COMPLETE) {
+                    hdd_handle_complete(s, &ev[i]);
+                } else {
+                    hdd_destage(s, ev[i].offset, ev[i].length);
+                }
+            }
+        } while (n == HDD_EVENT_BATCH);
+        hdd_submit_waiting(s);
+    } while (s->process_again);
+    s->in_process = false;
+    hdd_schedule(s);
+}
+
+static void hdd_timer_cb(void *opaque)
+{
+    BDRVHddState *s = opaque;
+
+    hdd_process(s, hdd_now(s));
+}
+
+/* Fail every outstanding request (power cut, broken model). */
+static void hdd_fail_all(BDRVHddState *s, int ret)
+{
+    HddReq *req;
+
+    while ((req = QTAILQ_FIRST(&s->reqs))) {
+        hdd_finish(s, req, ret);
+    }
+    s->in_model = 0;
+}
+
+/*
+ * The clock does not run: complete outstanding requests by moving the
+ * model's own time to its next events, as a drive would while the host
+ * waits.  Background destaging after the last completion is left for when
+ * the clock runs again.
+ */
+static void hdd_fast_forward_bh(void *opaque)
+{
+    BDRVHddState *s = opaque;
+
+    s->ff_scheduled = false;
+    while (!QTAILQ_EMPTY(&s->reqs)) {
+        hwm_ns t = hwm_next_event(s->dev);
+
+        if (t == HWM_NEVER) {
+            error_report("hddmodel: %s: model idle with %u commands queued",
+                         bdrv_get_node_name(s->bs), s->in_model);
+            hdd_fail_all(s, -EIO);
+            break;
+        }
+        hdd_process(s, MAX(t, hdd_now(s)));
+    }
+    hdd_schedule(s);
+}
+
+static int coroutine_fn hdd_co_request(BlockDriverState *bs, HwmOp op,
+                                       uint32_t flags, int64_t offset,
+                                       int64_t bytes, QEMUIOVector *qiov)
+{
+    BDRVHddState *s = bs->opaque;
+    HddReq req = {
+        .co = qemu_coroutine_self(),
+        .hr = {
+            .op = op,
+            .flags = flags,
+            .offset = offset,
+            .length = bytes,
+        },
+    };
+
+    if (op == HWM_OP_WRITE) {
+        req.buf = g_try_malloc(bytes);
+        if (!req.buf) {
+            return -ENOMEM;
+        }
+        qemu_iovec_to_buf(qiov, 0, req.buf, bytes);
+    } else if (op == HWM_OP_READ) {
+        req.qiov = qiov;
+    }
+
+    req.arrive_ns = hdd_now(s);
+    QTAILQ_INSERT_TAIL(&s->reqs, &req, next);
+    if (s->in_model < s->queue_depth && !s->in_process) {
+        hdd_submit(s, &req);
+    } else {
+        s->queued_total++;
+    }
+    if (!req.done) {
+        hdd_schedule(s);
+    }
+    while (!req.done) {
+        qemu_coroutine_yield();
+    }
+    g_free(req.buf);
+    return req.ret;
+}
+
+static int coroutine_fn GRAPH_RDLOCK
+hdd_co_preadv(BlockDriverState *bs, int64_t offset, int64_t bytes,
+              QEMUIOVector *qiov, BdrvRequestFlags flags)
+{
+    return hdd_co_request(bs, HWM_OP_READ, 0, offset, bytes, qiov);
+}
+
+static int coroutine_fn GRAPH_RDLOCK
+hdd_co_pwritev(BlockDriverState *bs, int64_t offset, int64_t bytes,
+               QEMUIOVector *qiov, BdrvRequestFlags flags)
+{
+    return hdd_co_request(bs, HWM_OP_WRITE,
+                          (flags & BDRV_REQ_FUA) ? HWM_REQ_FUA : 0,
+                          offset, bytes, qiov);
+}
+
+static int coroutine_fn GRAPH_RDLOCK
+hdd_co_pdiscard(BlockDriverState *bs, int64_t offset, int64_t bytes)
+{
+    return hdd_co_request(bs, HWM_OP_DISCARD, 0, offset, bytes, NULL);
+}
+
+/*
+ * .bdrv_co_flush rather than .bdrv_co_flush_to_disk: the block layer skips
+ * the latter when nothing was written since the last flush, but a drive
+ * still spends time on every FLUSH it receives.
+ */
+static int coroutine_fn GRAPH_RDLOCK hdd_co_flush(BlockDriverState *bs)
+{
+    return hdd_co_request(bs, HWM_OP_FLUSH, 0, 0, 0, NULL);
+}
+
+static int64_t coroutine_fn GRAPH_RDLOCK hdd_co_getlength(BlockDriverState *bs)
+{
+    return bdrv_co_getlength(bs->file->bs);
+}
+
+static void hdd_refresh_limits(BlockDriverState *bs, Error **errp)
+{
+    bs->bl.request_alignment = HWM_SECTOR_BYTES;
+}
+
+static void hdd_drain_begin(BlockDriverState *bs)
+{
+    BDRVHddState *s = bs->opaque;
+
+    /* no aio_poll() here: the fast-forward runs from a BH the drain polls */
+    hdd_schedule(s);
+}
+
+/* ---- open / close ------------------------------------------------------- */
+
+static char *hdd_default_profile_dir(void)
+{
+    g_autofree char *datadir = get_relocated_path(CONFIG_QEMU_DATADIR);
+
+    return g_build_filename(datadir, "..", "platter", "profiles", NULL);
+}
+
+static bool hdd_parse_config(QemuOpts *opts, HwmConfig *cfg, Error **errp)
+{
+    const char *policy = qemu_opt_get(opts, HDD_OPT_POLICY);
+    uint64_t qd = qemu_opt_get_number(opts, HDD_OPT_QD, 0);
+
+    memset(cfg, 0, sizeof(*cfg));
+    if (qemu_opt_get(opts, HDD_OPT_WCE)) {
+        cfg->write_cache = qemu_opt_get_bool(opts, HDD_OPT_WCE, true) ?
+                           HWM_ON : HWM_OFF;
+    }
+    if (qemu_opt_get(opts, HDD_OPT_FUA)) {
+        cfg->fua = qemu_opt_get_bool(opts, HDD_OPT_FUA, true) ?
+                   HWM_ON : HWM_OFF;
+    }
+    if (qd > UINT32_MAX) {
+        error_setg(errp, "hddmodel: " HDD_OPT_QD " %" PRIu64 " is too large",
+                   qd);
+        return false;
+    }
+    cfg->queue_depth = qd;
+    if (!policy) {
+        cfg->policy = HWM_POLICY_PROFILE;
+    } else if (!strcmp(policy, "fifo")) {
+        cfg->policy = HWM_POLICY_FIFO;
+    } else if (!strcmp(policy, "sptf")) {
+        cfg->policy = HWM_POLICY_SPTF;
+    } else {
+        error_setg(errp, "hddmodel: " HDD_OPT_POLICY " must be fifo or sptf, "
+                   "not '%s'", policy);
+        return false;
+    }
+    cfg->seed = qemu_opt_get_number(opts, HDD_OPT_SEED, 0);
+    return true;
+}
+
+static bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp)
+{
+    s->trace = fopen(path, "w");
+    if (!s->trace) {
+        error_setg_errno(errp, errno, "hddmodel: cannot open trace file '%s'",
+                         path);
+        return false;
+    }
+    s->trace_path = g_strdup(path);
+    fprintf(s->trace, "# platter-trace v1\n"
+            "# profile=%s capacity=%" PRIu64 " fua=%d write-cache=%d "
+            "queue-depth=%u\n", hwm_profile_name(s->profile),
+            hwm_device_capacity_bytes(s->dev), hwm_device_fua(s->dev),
+            hwm_device_write_cache(s->dev), hwm_device_queue_depth(s->dev));
+    return true;
+}
+
+static void hdd_free(BDRVHddState *s)
+{
+    timer_del(&s->timer);
+    if (s->trace) {
+        fclose(s->trace);
+        s->trace = NULL;
+    }
+    g_clear_pointer(&s->trace_path, g_free);
+    g_clear_pointer(&s->by_tag, g_hash_table_unref);
+    g_clear_pointer(&s->cache, g_sequence_free);
+    g_clear_pointer(&s->dev, hwm_device_free);
+    g_clear_pointer(&s->profile, hwm_profile_free);
+}
+
+static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
+                    Error **errp)
+{
+    BDRVHddState *s = bs->opaque;
+    QemuOpts *opts;
+    HwmConfig cfg;
+    g_autoptr(GError) gerr = NULL;
+    g_autofree char *default_dir = NULL;
+    const char *profile, *dir, *trace;
+    int64_t len;
+    int ret;
+
+    s->bs = bs;
+    QTAILQ_INIT(&s->reqs);
+    s->by_tag = g_hash_table_new(g_int64_hash, g_int64_equal);
+    s->cache = g_sequence_new(hdd_extent_free);
+    timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
+
+    opts = qemu_opts_create(&hdd_runtime_opts, NULL, 0, &error_abort);
+    if (!qemu_opts_absorb_qdict(opts, options, errp)) {
+        ret = -EINVAL;
+        goto fail;
+    }
+
+    ret = bdrv_open_file_child(NULL, options, "file", bs, errp);
+    if (ret < 0) {
+        goto fail;
+    }
+
+    if (!hdd_parse_config(opts, &cfg, errp)) {
+        ret = -EINVAL;
+        goto fail;
+    }
+    profile = qemu_opt_get(opts, HDD_OPT_PROFILE);
+    if (!profile) {
+        profile = HDD_DEFAULT_PROFILE;
+    }
+    dir = qemu_opt_get(opts, HDD_OPT_PROFILE_DIR);
+    if (!dir) {
+        default_dir = hdd_default_profile_dir();
+        dir = default_dir;
+    }
+    s->profile = hwm_profile_load(profile, dir, &gerr);
+    if (!s->profile) {
+        error_setg(errp, "hddmodel: profile '%s' (dir %s): %s", profile, dir,
+                   gerr->message);
+        ret = -EINVAL;
+        goto fail;
+    }
+    s->dev = hwm_device_new(s->profile, &cfg, &gerr);
+    if (!s->dev) {
+        error_setg(errp, "hddmodel: profile '%s': %s", profile,
+                   gerr->message);
+        ret = -EINVAL;
+        goto fail;
+    }
+    s->queue_depth = MAX(hwm_device_queue_depth(s->dev), 1);
+
+    bdrv_graph_rdlock_main_loop();
+    len = bdrv_getlength(bs->file->bs);
+    bdrv_graph_rdunlock_main_loop();
+    if (len < 0) {
+        error_setg_errno(errp, -len, "hddmodel: cannot get the image size");
+        ret = len;
+        goto fail;
+    }
+    if (len % HWM_SECTOR_BYTES ||
+        (uint64_t)len > hwm_device_capacity_bytes(s->dev)) {
+        error_setg(errp, "hddmodel: image size %" PRId64 " must be a multiple "
+                   "of %u and at most the profile's capacity %" PRIu64,
+                   len, HWM_SECTOR_BYTES, hwm_device_capacity_bytes(s->dev));
+        ret = -EINVAL;
+        goto fail;
+    }
+
+    trace = qemu_opt_get(opts, HDD_OPT_TRACE);
+    if (trace && !hdd_open_trace(s, trace, errp)) {
+        ret = -EINVAL;
+        goto fail;
+    }
+
+    bs->supported_write_flags = hwm_device_fua(s->dev) ? BDRV_REQ_FUA : 0;
+    ret = 0;
+    goto out;
+
+fail:
+    hdd_free(s);
+out:
+    qemu_opts_del(opts);
+    return ret;
+}
+
+/* A clean shutdown: everything the drive holds reaches the media. */
+static void hdd_close(BlockDriverState *bs)
+{
+    BDRVHddState *s = bs->opaque;
+    int ret = 0;
+
+    if (!QTAILQ_EMPTY(&s->reqs)) {
+        /* bdrv_close() drains first; fail rather than leave a coroutine */
+        hdd_fail_all(s, -EIO);
+    }
+    hdd_cache_cut(s, 0, UINT64_MAX / 2, hdd_image_write_piece, &ret);
+    if (ret == 0) {
+        bdrv_flush(bs->file->bs);
+    }
+    hdd_free(s);
+}
+
+/* ---- QMP ------------------------------------------------------------------ */
+
+static BDRVHddState *hdd_find(const char *node_name, Error **errp)
+{
+    BlockDriverState *bs = bdrv_find_node(node_name);
+
+    if (!bs) {
+        error_setg(errp, "no block node named '%s'", node_name);
+        return NULL;
+    }
+    if (bs->drv != &bdrv_hddmodel) {
+        error_setg(errp, "node '%s' is not an hddmodel node", node_name);
+        return NULL;
+    }
+    return bs->opaque;
+}
+
+static HddModelInfo *hdd_info(BDRVHddState *s)
+{
+    HddModelInfo *info = g_new0(HddModelInfo, 1);
+    HddModelStats *st = g_new0(HddModelStats, 1);
+    HwmStats hs;
+
+    hwm_stats(s->dev, &hs);
+    st->reads = hs.reads;
+    st->writes = hs.writes;
+    st->fua_writes = hs.fua_writes;
+    st->flushes = hs.flushes;
+    st->discards = hs.discards;
+    st->read_bytes = hs.read_bytes;
+    st->write_bytes = hs.write_bytes;
+    st->cache_read_hits = hs.cache_read_hits;
+    st->destages = hs.destages;
+    st->destage_bytes = hs.destage_bytes;
+    st->media_ops = hs.media_ops;
+    st->seek_ns = hs.seek_ns;
+    st->rotate_ns = hs.rotate_ns;
+    st->transfer_ns = hs.transfer_ns;
+    st->power_cuts = hs.power_cuts;
+    st->lost_bytes = hs.lost_bytes;
+    st->dirty_bytes = hs.dirty_bytes;
+    st->dirty_extents = hs.dirty_extents;
+    st->cached_bytes = s->cache_bytes;
+    st->cached_extents = g_sequence_get_length(s->cache);
+    st->in_flight = 0;
+    {
+        HddReq *req;
+
+        QTAILQ_FOREACH(req, &s->reqs, next) {
+            st->in_flight++;
+        }
+    }
+    st->host_queued = s->queued_total;
+
+    info->node_name = g_strdup(bdrv_get_node_name(s->bs));
+    info->profile = g_strdup(hwm_profile_name(s->profile));
+    info->capacity = hwm_device_capacity_bytes(s->dev);
+    info->fua = hwm_device_fua(s->dev);
+    info->write_cache = hwm_device_write_cache(s->dev);
+    info->queue_depth = hwm_device_queue_depth(s->dev);
+    info->rotation_rpm = hwm_device_rotation_rpm(s->dev);
+    info->clock_ns = s->now;
+    info->stats = st;
+    return info;
+}
+
+HddModelInfoList *qmp_query_hddmodel(Error **errp)
+{
+    HddModelInfoList *head = NULL, **tail = &head;
+    BlockDriverState *bs = NULL;
+
+    while ((bs = bdrv_next_all_states(bs))) {
+        if (bs->drv == &bdrv_hddmodel) {
+            QAPI_LIST_APPEND(tail, hdd_info(bs->opaque));
+        }
+    }
+    return head;
+}
+
+HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
+{
+    BDRVHddState *s = hdd_find(node_name, errp);
+    HddModelPowerCut *res;
+    HddModelExtentList **tail;
+    g_autoptr(GArray) lost = NULL;
+    uint64_t lost_bytes = 0;
+    unsigned i;
+
+    if (!s) {
+        return NULL;
+    }
+    if (s->in_process) {
+        error_setg(errp, "node '%s' is busy completing requests", node_name);
+        return NULL;
+    }
+    res = g_new0(HddModelPowerCut, 1);
+    tail = &res->lost_extents;
+    lost = hwm_power_cut(s->dev, hdd_now(s));
+    for (i = 0; i < lost->len; i++) {
+        HwmExtent *x = &g_array_index(lost, HwmExtent, i);
+        HddModelExtent *e = g_new0(HddModelExtent, 1);
+
+        e->offset = x->offset;
+        e->length = x->length;
+        lost_bytes += x->length;
+        QAPI_LIST_APPEND(tail, e);
+    }
+    res->lost_bytes = lost_bytes;
+    res->cached_bytes = s->cache_bytes;
+    res->clock_ns = s->now;
+    QTAILQ_FOREACH(req, &s->reqs, next) {
+        res->dropped_requests++;
+    }
+    trace_hddmodel_power_cut(s, s->now, lost_bytes, s->cache_bytes);
+    if (lost_bytes != s->cache_bytes) {
+        /* the image is still right: it holds only what was destaged */
+        warn_report("hddmodel: %s: model lost %" PRIu64 " bytes, cache held "
+                    "%" PRIu64, node_name, lost_bytes, s->cache_bytes);
+    }
+
+    /* What the drive had not written is gone; queued commands die. */
+    hdd_cache_cut(s, 0, UINT64_MAX / 2, NULL, NULL);
+    hdd_fail_all(s, -EIO);
+    if (s->trace) {
+        fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
+                s->now, lost_bytes);
+        fflush(s->trace);
+    }
+    hdd_schedule(s);
+    return res;
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static const char *const hdd_strong_runtime_opts[] = {
+    HDD_OPT_PROFILE,
+    HDD_OPT_PROFILE_DIR,
+    HDD_OPT_FUA,
+    HDD_OPT_WCE,
+    HDD_OPT_QD,
+    HDD_OPT_POLICY,
+    HDD_OPT_SEED,
+    NULL
+};
+
+static BlockDriver bdrv_hddmodel = {
+    .format_name            = "hddmodel",
+    .instance_size          = sizeof(BDRVHddState),
+
+    .bdrv_open              = hdd_open,
+    .bdrv_close             = hdd_close,
+    .bdrv_child_perm        = bdrv_default_perms,
+    .bdrv_co_getlength      = hdd_co_getlength,
+    .bdrv_refresh_limits    = hdd_refresh_limits,
+
+    .bdrv_co_preadv         = hdd_co_preadv,
+    .bdrv_co_pwritev        = hdd_co_pwritev,
+    .bdrv_co_pdiscard       = hdd_co_pdiscard,
+    .bdrv_co_flush          = hdd_co_flush,
+
+    .bdrv_drain_begin       = hdd_drain_begin,
+
+    .strong_runtime_opts    = hdd_strong_runtime_opts,
+    .create_opts            = NULL,
+};
+
+static void bdrv_hddmodel_init(void)
+{
+    bdrv_register(&bdrv_hddmodel);
+}
+
+block_init(bdrv_hddmodel_init);

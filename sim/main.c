@@ -1,0 +1,344 @@
+/*
+ * platter-sim: drive the hw-model device with a synthetic workload or a
+ * trace on a virtual clock, and report like fio.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime: host CPU time, reported apart */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "units.h"
+#include "workload.h"
+
+typedef struct {
+    char *profile, *profile_dir, *workload, *pattern, *policy, *bs, *span,
+         *offset, *runtime, *trace, *host_us, *write_cache, *fua,
+         *queue_policy;
+    gint jobs, queue_depth, explain;
+    gint64 seed;
+    gboolean json, flush_share, dump_profile;
+} Opts;
+
+static bool on_off(const char *name, const char *v, HwmTristate *out,
+                   GError **errp)
+{
+    if (!v) {
+        *out = HWM_TRISTATE_PROFILE;
+    } else if (!strcmp(v, "on")) {
+        *out = HWM_ON;
+    } else if (!strcmp(v, "off")) {
+        *out = HWM_OFF;
+    } else {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--%s: expected on or off, got '%s'", name, v);
+        return false;
+    }
+    return true;
+}
+
+static bool size_opt(const char *name, const char *v, uint64_t dflt,
+                     uint64_t *out, GError **errp)
+{
+    if (!v) {
+        *out = dflt;
+        return true;
+    }
+    if (!units_parse_size(v, out)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--%s: bad size '%s' (a number with an optional K, M, G "
+                    "or T suffix)", name, v);
+        return false;
+    }
+    return true;
+}
+
+static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
+                         GError **errp)
+{
+    uint64_t v;
+
+    memset(p, 0, sizeof *p);
+    if (!strcmp(o->workload, "dsync")) {
+        p->kind = WL_DSYNC;
+    } else if (!strcmp(o->workload, "fsync-append")) {
+        p->kind = WL_FSYNC_APPEND;
+    } else if (!strcmp(o->workload, "replay")) {
+        p->kind = WL_REPLAY;
+    } else {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--workload: unknown '%s' (dsync, fsync-append, replay)",
+                    o->workload);
+        return false;
+    }
+    if (!policy_parse(o->policy, &p->policy)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--policy: unknown '%s' (fua+flush, fua, write+flush, "
+                    "fua-emulated)", o->policy);
+        return false;
+    }
+    if (!strcmp(o->pattern, "rand")) {
+        p->random = true;
+    } else if (strcmp(o->pattern, "seq") != 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--pattern: unknown '%s' (seq, rand)", o->pattern);
+        return false;
+    }
+    if (!size_opt("bs", o->bs, 4096, &p->bs_bytes, errp) ||
+        !size_opt("span", o->span, 100ull << 30, &p->span_bytes, errp) ||
+        !size_opt("offset", o->offset, 0, &p->offset_bytes, errp)) {
+        return false;
+    }
+    if (p->bs_bytes == 0 || p->bs_bytes % HWM_SECTOR_BYTES) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--bs: %" G_GUINT64_FORMAT " is not a positive multiple "
+                    "of %u", p->bs_bytes, HWM_SECTOR_BYTES);
+        return false;
+    }
+    if (p->offset_bytes % p->bs_bytes) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--offset: must be a multiple of --bs");
+        return false;
+    }
+    if (o->jobs < 1 || o->jobs > 4096) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--jobs: %d is outside 1..4096", o->jobs);
+        return false;
+    }
+    p->jobs = (uint32_t)o->jobs;
+    if (p->span_bytes / p->bs_bytes < p->jobs) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--span: too small for %u jobs of --bs %" G_GUINT64_FORMAT,
+                    p->jobs, p->bs_bytes);
+        return false;
+    }
+    if (!units_parse_decimal(o->runtime, 1000000000ull, &v) || v == 0 ||
+        v > (uint64_t)INT64_MAX / 2) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--runtime: bad duration '%s' (positive seconds, e.g. 60 "
+                    "or 0.5)", o->runtime);
+        return false;
+    }
+    p->runtime_ns = (hwm_ns)v;
+    if (!units_parse_decimal(o->host_us, 1000, &v) || v > 1000000000ull) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--host-us: bad duration '%s' (microseconds)", o->host_us);
+        return false;
+    }
+    p->host_cmd_ns = (hwm_ns)v;
+    p->flush_share = o->flush_share;
+    p->seed = (uint64_t)o->seed;
+    if (o->explain < 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--explain: must be >= 0");
+        return false;
+    }
+    p->explain = (uint32_t)o->explain;
+    p->explain_out = o->json ? stderr : stdout;
+
+    memset(cfg, 0, sizeof *cfg);
+    if (!on_off("write-cache", o->write_cache, &cfg->write_cache, errp) ||
+        !on_off("fua", o->fua, &cfg->fua, errp)) {
+        return false;
+    }
+    if (o->queue_depth < 0 || o->queue_depth > 65536) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--queue-depth: %d is outside 1..65536", o->queue_depth);
+        return false;
+    }
+    cfg->queue_depth = (uint32_t)o->queue_depth;
+    if (o->queue_policy) {
+        if (!strcmp(o->queue_policy, "fifo")) {
+            cfg->policy = HWM_POLICY_FIFO;
+        } else if (!strcmp(o->queue_policy, "sptf")) {
+            cfg->policy = HWM_POLICY_SPTF;
+        } else {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "--queue-policy: unknown '%s' (fifo, sptf)",
+                        o->queue_policy);
+            return false;
+        }
+    }
+    if (p->kind == WL_REPLAY && !o->trace) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--workload replay needs --trace FILE");
+        return false;
+    }
+    return true;
+}
+
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int run(Opts *o, GError **errp)
+{
+    SimParams p;
+    HwmConfig cfg;
+    SimResult r;
+    g_autoptr(GArray) trace = NULL;
+    uint64_t cpu0 = cpu_ns();
+
+    if (!o->profile) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--profile is required (a name from %s, or a file)",
+                    o->profile_dir);
+        return 2;
+    }
+    g_autoptr(HwmProfile) prof = hwm_profile_load(o->profile, o->profile_dir,
+                                                  errp);
+    if (!prof) {
+        return 2;
+    }
+    if (o->dump_profile) {
+        g_autofree char *dump = hwm_profile_dump(prof);
+        fputs(dump, stdout);
+        return 0;
+    }
+    if (!build_params(o, &p, &cfg, errp)) {
+        return 2;
+    }
+    g_autoptr(HwmDevice) dev = hwm_device_new(prof, &cfg, errp);
+    if (!dev) {
+        return 2;
+    }
+    uint64_t cap = hwm_device_capacity_bytes(dev);
+    if (p.kind != WL_REPLAY &&
+        (p.offset_bytes > cap || p.span_bytes > cap - p.offset_bytes)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
+                    "--offset + --span (%" G_GUINT64_FORMAT " bytes) is past "
+                    "the device end (%" G_GUINT64_FORMAT " bytes)",
+                    p.offset_bytes + p.span_bytes, cap);
+        return 2;
+    }
+    bool uses_fua = p.kind == WL_DSYNC &&
+                    (p.policy == POL_FUA || p.policy == POL_FUA_FLUSH);
+    if (uses_fua && !hwm_device_fua(dev)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--policy %s sends FUA writes, but the device has no "
+                    "native FUA (profile or --fua off): the kernel would use "
+                    "write+flush or fua-emulated", policy_name(p.policy));
+        return 2;
+    }
+    if (p.kind == WL_REPLAY) {
+        trace = trace_load(o->trace, errp);
+        if (!trace) {
+            return 2;
+        }
+        p.trace = trace;
+        p.trace_name = o->trace;
+    }
+    if (!sim_run(dev, &p, &r, errp)) {
+        return 1;
+    }
+    ReportInfo info = {
+        .profile = hwm_profile_name(prof), .workload = o->workload,
+        .policy = p.kind == WL_DSYNC ? policy_name(p.policy) : NULL,
+        .pattern = p.kind == WL_DSYNC ? (p.random ? "rand" : "seq") : NULL,
+        .write_cache = hwm_device_write_cache(dev),
+        .fua = hwm_device_fua(dev),
+        .queue_depth = hwm_device_queue_depth(dev),
+        .host_cpu_ns = cpu_ns() - cpu0,
+    };
+    if (o->json) {
+        report_json(stdout, &p, &r, &info);
+    } else {
+        report_human(stdout, &p, &r, &info);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    Opts o = { .workload = g_strdup("dsync"), .pattern = g_strdup("seq"),
+               .policy = g_strdup("fua+flush"), .runtime = g_strdup("60"),
+               .host_us = g_strdup("10"), .jobs = 1, .seed = 1 };
+    const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
+    o.profile_dir = g_strdup(env_dir ? env_dir : PLATTER_PROFILE_DIR);
+    GOptionEntry entries[] = {
+        { "profile", 0, 0, G_OPTION_ARG_STRING, &o.profile,
+          "drive profile: a NAME in the profile dir or a FILE", "NAME|FILE" },
+        { "profile-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.profile_dir,
+          "where profile NAMEs are looked up (env PLATTER_PROFILE_DIR)", "DIR" },
+        { "dump-profile", 0, 0, G_OPTION_ARG_NONE, &o.dump_profile,
+          "print the profile with every default filled in, then exit", NULL },
+        { "workload", 0, 0, G_OPTION_ARG_STRING, &o.workload,
+          "dsync | fsync-append | replay (default dsync)", "NAME" },
+        { "pattern", 0, 0, G_OPTION_ARG_STRING, &o.pattern,
+          "dsync offsets: seq | rand (default seq)", "P" },
+        { "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy,
+          "how the kernel turns an O_DSYNC write into commands: fua+flush | "
+          "fua | write+flush | fua-emulated (default fua+flush)", "POLICY" },
+        { "bs", 0, 0, G_OPTION_ARG_STRING, &o.bs,
+          "block size (default 4K)", "SIZE" },
+        { "span", 0, 0, G_OPTION_ARG_STRING, &o.span,
+          "bytes the offsets cover (default 100G)", "SIZE" },
+        { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset,
+          "start of the span (default 0)", "SIZE" },
+        { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime,
+          "virtual seconds to run (default 60)", "SECONDS" },
+        { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs,
+          "closed-loop jobs (default 1)", "N" },
+        { "flush-share", 0, 0, G_OPTION_ARG_NONE, &o.flush_share,
+          "fsync-append: skip a flush when one submitted after the write "
+          "completed has finished (the xfs series' rule)", NULL },
+        { "host-us", 0, 0, G_OPTION_ARG_STRING, &o.host_us,
+          "guest CPU time per device command, us (default 10)", "US" },
+        { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
+          "replay: platter-trace v1 or blkparse text", "FILE" },
+        { "write-cache", 0, 0, G_OPTION_ARG_STRING, &o.write_cache,
+          "override the profile's volatile write cache", "on|off" },
+        { "fua", 0, 0, G_OPTION_ARG_STRING, &o.fua,
+          "override the profile's native FUA", "on|off" },
+        { "queue-depth", 0, 0, G_OPTION_ARG_INT, &o.queue_depth,
+          "override the profile's queue depth", "N" },
+        { "queue-policy", 0, 0, G_OPTION_ARG_STRING, &o.queue_policy,
+          "override the profile's command order", "fifo|sptf" },
+        { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed,
+          "random offsets' seed (default 1)", "N" },
+        { "json", 0, 0, G_OPTION_ARG_NONE, &o.json,
+          "one versioned JSON object on stdout", NULL },
+        { "explain", 0, 0, G_OPTION_ARG_INT, &o.explain,
+          "print the first N device commands as a timeline", "N" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new(
+        "- simulate a modeled drive under a workload");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *err = NULL;
+    int rc;
+
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        fprintf(stderr, "platter-sim: %s\n", err->message);
+        g_error_free(err);
+        return 2;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "platter-sim: unexpected argument '%s'\n", argv[1]);
+        return 2;
+    }
+    rc = run(&o, &err);
+    if (err) {
+        fprintf(stderr, "platter-sim: %s\n", err->message);
+        g_error_free(err);
+        rc = rc ? rc : 1;
+    }
+    g_free(o.profile);
+    g_free(o.profile_dir);
+    g_free(o.workload);
+    g_free(o.pattern);
+    g_free(o.policy);
+    g_free(o.bs);
+    g_free(o.span);
+    g_free(o.offset);
+    g_free(o.runtime);
+    g_free(o.trace);
+    g_free(o.host_us);
+    g_free(o.write_cache);
+    g_free(o.fua);
+    g_free(o.queue_policy);
+    return rc;
+}

@@ -1,0 +1,155 @@
+#include "report.h"
+
+static const struct {
+    const char *name;
+    uint32_t per_million;
+} pcts[] = {
+    { "p50", 500000 }, { "p90", 900000 }, { "p99", 990000 },
+    { "p99.9", 999000 }, { "p99.99", 999900 },
+};
+
+static double iops(const SimResult *r)
+{
+    return r->runtime_ns ? (double)r->ios * 1e9 / (double)r->runtime_ns : 0;
+}
+
+void report_human(FILE *f, const SimParams *p, const SimResult *r,
+                  const ReportInfo *in)
+{
+    const Histogram *h = &r->lat;
+    double bw = r->runtime_ns ? (double)r->bytes * 1e9 / r->runtime_ns : 0;
+
+    fprintf(f, "%s: profile=%s", in->workload, in->profile);
+    if (in->policy) {
+        fprintf(f, " policy=%s", in->policy);
+    }
+    if (in->pattern) {
+        fprintf(f, " pattern=%s", in->pattern);
+    }
+    fprintf(f, " bs=%" G_GUINT64_FORMAT " jobs=%u write_cache=%s fua=%s qd=%u\n",
+            p->bs_bytes, p->jobs, in->write_cache ? "on" : "off",
+            in->fua ? "native" : "absent", in->queue_depth);
+    fprintf(f, "  ios=%" G_GUINT64_FORMAT ", runtime=%.3fs, IOPS=%.1f, "
+            "BW=%.2fMB/s\n", r->ios, r->runtime_ns / 1e9, iops(r), bw / 1e6);
+    fprintf(f, "  lat (usec): min=%.1f, max=%.1f, avg=%.1f, stdev=%.1f\n",
+            h->count ? h->min_ns / 1e3 : 0.0, h->max_ns / 1e3,
+            hist_mean(h) / 1e3, hist_stdev(h) / 1e3);
+    fprintf(f, "  lat percentiles (usec):");
+    for (size_t i = 0; i < G_N_ELEMENTS(pcts); i++) {
+        fprintf(f, " %s=%.1f", pcts[i].name,
+                hist_percentile(h, pcts[i].per_million) / 1e3);
+    }
+    fprintf(f, "\n");
+    if (p->kind == WL_FSYNC_APPEND) {
+        fprintf(f, "  flushes: issued=%" G_GUINT64_FORMAT ", skipped=%"
+                G_GUINT64_FORMAT " (flush sharing %s)\n", r->flushes_issued,
+                r->flushes_skipped, p->flush_share ? "on" : "off");
+    }
+    const HwmBreakdown *b = &r->dev_time;
+    double total = (double)(b->queue_ns + b->overhead_ns + b->seek_ns +
+                            b->rotate_ns + b->transfer_ns + b->destage_ns);
+    total = total > 0 ? total : 1;
+    fprintf(f, "  device time over %" G_GUINT64_FORMAT " commands: "
+            "queue %.1f%%, overhead %.1f%%, seek %.1f%%, rotation %.1f%%, "
+            "transfer %.1f%%, waiting for write-back %.1f%%\n", r->commands,
+            100 * b->queue_ns / total, 100 * b->overhead_ns / total,
+            100 * b->seek_ns / total, 100 * b->rotate_ns / total,
+            100 * b->transfer_ns / total, 100 * b->destage_ns / total);
+    const HwmStats *s = &r->stats;
+    fprintf(f, "  device: writes=%" G_GUINT64_FORMAT " (fua %" G_GUINT64_FORMAT
+            "), reads=%" G_GUINT64_FORMAT " (cache hits %" G_GUINT64_FORMAT
+            "), flushes=%" G_GUINT64_FORMAT ", write-backs=%" G_GUINT64_FORMAT
+            ", media ops=%" G_GUINT64_FORMAT "\n", s->writes, s->fua_writes,
+            s->reads, s->cache_read_hits, s->flushes, s->destages,
+            s->media_ops);
+}
+
+static void json_breakdown(FILE *f, const HwmBreakdown *b)
+{
+    fprintf(f, "{\"queue\": %" G_GINT64_FORMAT ", \"overhead\": %"
+            G_GINT64_FORMAT ", \"seek\": %" G_GINT64_FORMAT ", \"rotate\": %"
+            G_GINT64_FORMAT ", \"transfer\": %" G_GINT64_FORMAT
+            ", \"destage_wait\": %" G_GINT64_FORMAT "}", b->queue_ns,
+            b->overhead_ns, b->seek_ns, b->rotate_ns, b->transfer_ns,
+            b->destage_ns);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(f, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(f, "\\u%04x", c);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void report_json(FILE *f, const SimParams *p, const SimResult *r,
+                 const ReportInfo *in)
+{
+    const Histogram *h = &r->lat;
+    const HwmStats *s = &r->stats;
+
+    fprintf(f, "{\"version\": %d, \"profile\": ", PLATTER_SIM_JSON_VERSION);
+    json_string(f, in->profile);
+    fprintf(f, ", \"workload\": ");
+    json_string(f, in->workload);
+    fprintf(f, ", \"policy\": ");
+    if (in->policy) {
+        json_string(f, in->policy);
+    } else {
+        fprintf(f, "null");
+    }
+    fprintf(f, ", \"pattern\": ");
+    if (in->pattern) {
+        json_string(f, in->pattern);
+    } else {
+        fprintf(f, "null");
+    }
+    fprintf(f, ", \"bs\": %" G_GUINT64_FORMAT ", \"span\": %" G_GUINT64_FORMAT
+            ", \"jobs\": %u, \"write_cache\": %s, \"fua\": %s, "
+            "\"queue_depth\": %u, \"host_cmd_ns\": %" G_GINT64_FORMAT,
+            p->bs_bytes, p->span_bytes, p->jobs,
+            in->write_cache ? "true" : "false", in->fua ? "true" : "false",
+            in->queue_depth, p->host_cmd_ns);
+    fprintf(f, ", \"ios\": %" G_GUINT64_FORMAT ", \"runtime_ns\": %"
+            G_GINT64_FORMAT ", \"iops\": %.3f, \"bw_bytes_s\": %.0f",
+            r->ios, r->runtime_ns, iops(r),
+            r->runtime_ns ? (double)r->bytes * 1e9 / r->runtime_ns : 0.0);
+    fprintf(f, ", \"lat_ns\": {\"min\": %" G_GUINT64_FORMAT ", \"max\": %"
+            G_GUINT64_FORMAT ", \"avg\": %" G_GUINT64_FORMAT ", \"stdev\": %"
+            G_GUINT64_FORMAT, h->count ? h->min_ns : 0, h->max_ns,
+            hist_mean(h), hist_stdev(h));
+    for (size_t i = 0; i < G_N_ELEMENTS(pcts); i++) {
+        fprintf(f, ", \"%s\": %" G_GUINT64_FORMAT, pcts[i].name,
+                hist_percentile(h, pcts[i].per_million));
+    }
+    fprintf(f, "}, \"device_time_ns\": ");
+    json_breakdown(f, &r->dev_time);
+    fprintf(f, ", \"flushes\": {\"issued\": %" G_GUINT64_FORMAT
+            ", \"skipped\": %" G_GUINT64_FORMAT "}", r->flushes_issued,
+            r->flushes_skipped);
+    fprintf(f, ", \"device\": {\"commands\": %" G_GUINT64_FORMAT
+            ", \"reads\": %" G_GUINT64_FORMAT ", \"writes\": %" G_GUINT64_FORMAT
+            ", \"fua_writes\": %" G_GUINT64_FORMAT ", \"flushes\": %"
+            G_GUINT64_FORMAT ", \"discards\": %" G_GUINT64_FORMAT
+            ", \"read_bytes\": %" G_GUINT64_FORMAT ", \"write_bytes\": %"
+            G_GUINT64_FORMAT ", \"cache_read_hits\": %" G_GUINT64_FORMAT
+            ", \"destages\": %" G_GUINT64_FORMAT ", \"destage_bytes\": %"
+            G_GUINT64_FORMAT ", \"media_ops\": %" G_GUINT64_FORMAT
+            ", \"seek_ns\": %" G_GINT64_FORMAT ", \"rotate_ns\": %"
+            G_GINT64_FORMAT ", \"transfer_ns\": %" G_GINT64_FORMAT
+            ", \"dirty_bytes_at_end\": %" G_GUINT64_FORMAT "}",
+            r->commands, s->reads, s->writes, s->fua_writes, s->flushes,
+            s->discards, s->read_bytes, s->write_bytes, s->cache_read_hits,
+            s->destages, s->destage_bytes, s->media_ops, s->seek_ns,
+            s->rotate_ns, s->transfer_ns, s->dirty_bytes);
+    fprintf(f, ", \"host\": {\"cpu_ns\": %" G_GUINT64_FORMAT "}}\n",
+            in->host_cpu_ns);
+}

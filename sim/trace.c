@@ -1,0 +1,221 @@
+#include <string.h>
+
+#include "trace.h"
+#include "units.h"
+
+static bool fail(GError **errp, const char *src, uint32_t line,
+                 const char *what, const char *text)
+{
+    g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "%s:%u: %s: '%s'", src,
+                line, what, text);
+    return false;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!g_ascii_isdigit(*s)) {
+        return false;
+    }
+    errno = 0;
+    *out = g_ascii_strtoull(s, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
+                         uint32_t line, GError **errp)
+{
+    uint64_t t, off, len;
+
+    if (n != 5) {
+        return fail(errp, src, line, "expected 5 fields: submit_ns op "
+                    "offset length flags", f[0]);
+    }
+    if (!parse_u64(f[0], &t) || t > INT64_MAX) {
+        return fail(errp, src, line, "bad submit time (ns)", f[0]);
+    }
+    if (!parse_u64(f[2], &off)) {
+        return fail(errp, src, line, "bad offset (bytes)", f[2]);
+    }
+    if (!parse_u64(f[3], &len)) {
+        return fail(errp, src, line, "bad length (bytes)", f[3]);
+    }
+    r->submit_ns = (hwm_ns)t;
+    r->req.offset = off;
+    r->req.length = len;
+    if (!strcmp(f[1], "R")) {
+        r->req.op = HWM_OP_READ;
+    } else if (!strcmp(f[1], "W")) {
+        r->req.op = HWM_OP_WRITE;
+    } else if (!strcmp(f[1], "F")) {
+        r->req.op = HWM_OP_FLUSH;
+    } else if (!strcmp(f[1], "D")) {
+        r->req.op = HWM_OP_DISCARD;
+    } else {
+        return fail(errp, src, line, "bad op (R, W, F or D)", f[1]);
+    }
+    if (!strcmp(f[4], "FUA")) {
+        r->req.flags = HWM_REQ_FUA;
+    } else if (strcmp(f[4], "-") != 0) {
+        return fail(errp, src, line, "bad flags (- or FUA)", f[4]);
+    }
+    return true;
+}
+
+/* "12.000345678" seconds -> ns, exactly */
+static bool parse_seconds(const char *s, hwm_ns *out)
+{
+    uint64_t ns;
+    if (!units_parse_decimal(s, 1000000000ull, &ns) || ns > INT64_MAX) {
+        return false;
+    }
+    *out = (hwm_ns)ns;
+    return true;
+}
+
+/* Returns 1 with up to two requests (preflush + op), 0 for a line to skip,
+ * -1 on error. */
+static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
+                          uint32_t line, GError **errp)
+{
+    hwm_ns t;
+    uint64_t sector = 0, nsect = 0;
+
+    if (n < 7 || !strchr(f[0], ',')) {
+        fail(errp, src, line, "not a blkparse event line", f[0]);
+        return -1;
+    }
+    if (strcmp(f[5], "Q") != 0) {
+        return 0;               /* only queue events are requests */
+    }
+    if (!parse_seconds(f[3], &t)) {
+        fail(errp, src, line, "bad time (seconds)", f[3]);
+        return -1;
+    }
+    const char *rwbs = f[6];
+    bool preflush = rwbs[0] == 'F';
+    const char *op = preflush ? rwbs + 1 : rwbs;
+    HwmOp hop;
+    switch (op[0]) {
+    case 'R': hop = HWM_OP_READ; break;
+    case 'W': hop = HWM_OP_WRITE; break;
+    case 'D': hop = HWM_OP_DISCARD; break;
+    case 'N': case '\0': hop = HWM_OP_FLUSH; break;
+    default:
+        fail(errp, src, line, "bad RWBS field", rwbs);
+        return -1;
+    }
+    bool fua = op[0] != '\0' && op[1] == 'F';
+    if (hop != HWM_OP_FLUSH) {
+        if (n < 9 || strcmp(f[8], "+") != 0 || !parse_u64(f[7], &sector) ||
+            n < 10 || !parse_u64(f[9], &nsect)) {
+            fail(errp, src, line, "expected '<sector> + <count>'",
+                 n > 7 ? f[7] : rwbs);
+            return -1;
+        }
+        if (sector > UINT64_MAX / 512 || nsect > UINT64_MAX / 512) {
+            fail(errp, src, line, "sector out of range", f[7]);
+            return -1;
+        }
+    } else {
+        preflush = false;
+    }
+    int k = 0;
+    if (preflush) {
+        out[k++] = (TraceReq){ .submit_ns = t, .line = line,
+                               .req = { .op = HWM_OP_FLUSH } };
+    }
+    out[k++] = (TraceReq){ .submit_ns = t, .line = line,
+                           .req = { .op = hop,
+                                    .flags = fua && hop == HWM_OP_WRITE ?
+                                             HWM_REQ_FUA : 0,
+                                    .offset = sector * 512,
+                                    .length = nsect * 512 } };
+    return k;
+}
+
+GArray *trace_parse(const char *text, gsize len, const char *source,
+                    GError **errp)
+{
+    g_autoptr(GArray) reqs = g_array_new(FALSE, FALSE, sizeof(TraceReq));
+    g_autofree char *copy = g_strndup(text, len);
+    g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
+    int format = 0;             /* 0 unknown, 1 native, 2 blkparse */
+    hwm_ns last = 0;
+
+    if (memchr(text, '\0', len)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s: contains a NUL byte: not a text trace", source);
+        return NULL;
+    }
+    for (uint32_t i = 0; lines[i]; i++) {
+        uint32_t ln = i + 1;
+        char *l = lines[i];
+        char *hash = format == 2 ? NULL : strchr(l, '#');
+        if (hash) {
+            *hash = '\0';
+        }
+        g_strstrip(l);
+        if (!*l) {
+            continue;
+        }
+        g_auto(GStrv) f = g_strsplit_set(l, " \t", -1);
+        guint n = 0;
+        for (guint j = 0; f[j]; j++) {
+            if (*f[j]) {
+                f[n++] = f[j];
+            } else {
+                g_free(f[j]);
+            }
+        }
+        f[n] = NULL;
+        if (format == 0) {
+            format = strchr(f[0], ',') ? 2 : 1;
+        }
+        TraceReq r[2] = { 0 };
+        int k;
+        if (format == 1) {
+            r[0].line = ln;
+            k = parse_native(f, n, &r[0], source, ln, errp) ? 1 : -1;
+        } else {
+            if (strstr(l, "CPU") == l || strstr(l, "Total") == l) {
+                break;          /* blkparse's closing summary */
+            }
+            k = parse_blkparse(f, n, r, source, ln, errp);
+        }
+        if (k < 0) {
+            return NULL;
+        }
+        for (int j = 0; j < k; j++) {
+            if (r[j].submit_ns < last) {
+                g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                            "%s:%u: submit time goes backwards", source, ln);
+                return NULL;
+            }
+            last = r[j].submit_ns;
+            r[j].req.tag = reqs->len;
+            g_array_append_val(reqs, r[j]);
+        }
+    }
+    if (reqs->len == 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s: no requests in trace", source);
+        return NULL;
+    }
+    return g_steal_pointer(&reqs);
+}
+
+GArray *trace_load(const char *path, GError **errp)
+{
+    g_autofree char *text = NULL;
+    gsize len;
+    GError *local = NULL;
+
+    if (!g_file_get_contents(path, &text, &len, &local)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "trace %s: %s", path,
+                    local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    return trace_parse(text, len, path, errp);
+}

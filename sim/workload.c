@@ -1,0 +1,329 @@
+#include <string.h>
+
+#include "workload.h"
+
+static const char *const policy_names[] = {
+    "fua+flush", "fua", "write+flush", "fua-emulated" };
+
+const char *policy_name(DsyncPolicy p)
+{
+    return policy_names[p];
+}
+
+bool policy_parse(const char *s, DsyncPolicy *out)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(policy_names); i++) {
+        if (!strcmp(s, policy_names[i])) {
+            *out = (DsyncPolicy)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The commands one O_DSYNC write becomes, per policy. */
+static const struct {
+    uint32_t n;
+    HwmOp op[3];
+    uint32_t flags[3];
+} dsync_steps[] = {
+    [POL_FUA_FLUSH] = { 2, { HWM_OP_WRITE, HWM_OP_FLUSH }, { HWM_REQ_FUA, 0 } },
+    [POL_FUA] = { 1, { HWM_OP_WRITE }, { HWM_REQ_FUA } },
+    [POL_WRITE_FLUSH] = { 2, { HWM_OP_WRITE, HWM_OP_FLUSH }, { 0, 0 } },
+    [POL_FUA_EMULATED] = { 3, { HWM_OP_WRITE, HWM_OP_FLUSH, HWM_OP_FLUSH },
+                           { 0, 0, 0 } },
+};
+
+typedef struct {
+    uint32_t step;
+    hwm_ns op_start;
+    hwm_ns wake;              /* HWM_NEVER while a command is outstanding */
+    uint64_t next;            /* sequential position, bytes from its base */
+    uint64_t base;
+    uint64_t rng;
+    uint64_t flush_snap;      /* fsync-append: flushes submitted at snapshot */
+    uint64_t flush_no;        /* the number of its own flush */
+    bool done;
+} Job;
+
+typedef struct {
+    HwmDevice *dev;
+    const SimParams *p;
+    SimResult *r;
+    Job *jobs;
+    uint64_t flush_submitted;     /* fsync-append flush numbering */
+    uint64_t flush_completed_max;
+    uint64_t explained;
+    /* replay */
+    guint next_trace;
+    GQueue host_q;                /* trace requests waiting for a slot */
+    uint32_t outstanding;
+    hwm_ns *trace_submit;         /* when each trace request was issued */
+} Sim;
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static bool submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
+                   uint64_t off, uint64_t len, GError **errp)
+{
+    HwmRequest req = { .tag = tag, .op = op, .flags = flags,
+                       .offset = op == HWM_OP_FLUSH ? 0 : off,
+                       .length = op == HWM_OP_FLUSH ? 0 : len };
+    return hwm_submit(s->dev, t, &req, errp);
+}
+
+static uint64_t job_offset(Sim *s, Job *j)
+{
+    const SimParams *p = s->p;
+    uint64_t blocks = p->span_bytes / p->bs_bytes;
+
+    if (p->kind == WL_DSYNC && p->random) {
+        return p->offset_bytes + splitmix64(&j->rng) % blocks * p->bs_bytes;
+    }
+    uint64_t per_job = blocks / p->jobs;
+    uint64_t off = j->base + j->next;
+    j->next = (j->next + p->bs_bytes) % (per_job * p->bs_bytes);
+    return off;
+}
+
+/* A job is due at `t`: start an operation or the next command of one. */
+static bool job_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
+{
+    const SimParams *p = s->p;
+    Job *j = &s->jobs[ji];
+    hwm_ns half = p->host_cmd_ns / 2;
+
+    j->wake = HWM_NEVER;
+    if (j->step == 0) {
+        if (t >= p->runtime_ns) {
+            j->done = true;
+            return true;
+        }
+        j->op_start = t;
+        uint64_t off = job_offset(s, j);
+        if (p->kind == WL_DSYNC) {
+            return submit(s, t + half, ji, dsync_steps[p->policy].op[0],
+                          dsync_steps[p->policy].flags[0], off,
+                          p->bs_bytes, errp);
+        }
+        return submit(s, t + half, ji, HWM_OP_WRITE, 0, off,
+                      p->bs_bytes, errp);
+    }
+    if (p->kind == WL_DSYNC) {
+        return submit(s, t, ji, dsync_steps[p->policy].op[j->step],
+                      dsync_steps[p->policy].flags[j->step], 0, 0, errp);
+    }
+    /* fsync-append, after the data write: skip the flush if one submitted
+     * after the snapshot has completed (xfs_buftarg_flushed_since) */
+    if (p->flush_share && s->flush_completed_max > j->flush_snap) {
+        s->r->flushes_skipped++;
+        j->step = 0;
+        hwm_ns end = t + half;
+        if (end <= p->runtime_ns) {
+            s->r->ios++;
+            s->r->bytes += p->bs_bytes;
+            hist_add(&s->r->lat, (uint64_t)(end - j->op_start));
+        }
+        j->wake = end;
+        return true;
+    }
+    j->flush_no = ++s->flush_submitted;
+    s->r->flushes_issued++;
+    return submit(s, t, ji, HWM_OP_FLUSH, 0, 0, 0, errp);
+}
+
+static void explain(Sim *s, const HwmEvent *e)
+{
+    const SimParams *p = s->p;
+    if (s->explained >= p->explain || !p->explain_out) {
+        return;
+    }
+    if (s->explained == 0) {
+        fprintf(p->explain_out, "%-7s %-5s %14s %12s %12s %10s %10s %10s "
+                "%10s %12s  %s\n", "#", "op", "offset", "submit_us",
+                "start_us", "queue_us", "seek_us", "rotate_us", "xfer_us",
+                "done_us", "note");
+    }
+    s->explained++;
+    const char *note = e->cache_hit ? "cache hit" :
+                       e->t.destage_ns > 0 ? "waited for write-back" :
+                       e->durable && e->op == HWM_OP_WRITE ? "durable" :
+                       e->op == HWM_OP_WRITE ? "cached" : "";
+    fprintf(p->explain_out, "%-7" G_GUINT64_FORMAT " %-5s %14" G_GUINT64_FORMAT
+            " %12.3f %12.3f %10.3f %10.3f %10.3f %10.3f %12.3f  %s%s%s\n",
+            s->explained, e->op == HWM_OP_WRITE && (e->flags & HWM_REQ_FUA) ?
+            "W+FUA" : hwm_op_name(e->op), e->offset, e->submit_ns / 1e3,
+            e->start_ns / 1e3, e->t.queue_ns / 1e3, e->t.seek_ns / 1e3,
+            e->t.rotate_ns / 1e3, e->t.transfer_ns / 1e3, e->time_ns / 1e3,
+            note, e->t.destage_ns ? " " : "",
+            e->op == HWM_OP_FLUSH ? "(write-back inside)" : "");
+}
+
+static void account(Sim *s, const HwmEvent *e)
+{
+    HwmBreakdown *b = &s->r->dev_time;
+    b->queue_ns += e->t.queue_ns;
+    b->overhead_ns += e->t.overhead_ns;
+    b->seek_ns += e->t.seek_ns;
+    b->rotate_ns += e->t.rotate_ns;
+    b->transfer_ns += e->t.transfer_ns;
+    b->destage_ns += e->t.destage_ns;
+    s->r->commands++;
+    explain(s, e);
+}
+
+static void job_completed(Sim *s, const HwmEvent *e)
+{
+    const SimParams *p = s->p;
+    Job *j = &s->jobs[e->tag];
+    hwm_ns half = p->host_cmd_ns / 2;
+    uint32_t nsteps = p->kind == WL_DSYNC ? dsync_steps[p->policy].n : 2;
+
+    if (p->kind == WL_FSYNC_APPEND && e->op == HWM_OP_FLUSH) {
+        s->flush_completed_max = MAX(s->flush_completed_max, j->flush_no);
+    }
+    if (p->kind == WL_FSYNC_APPEND && j->step == 0) {
+        /* file_write_and_wait_range() returned: take the snapshot */
+        j->flush_snap = s->flush_submitted;
+    }
+    j->step++;
+    if (j->step < nsteps) {
+        j->wake = e->time_ns + p->host_cmd_ns;
+        return;
+    }
+    j->step = 0;
+    hwm_ns end = e->time_ns + half;
+    if (end <= p->runtime_ns) {
+        s->r->ios++;
+        s->r->bytes += p->bs_bytes;
+        hist_add(&s->r->lat, (uint64_t)(end - j->op_start));
+    }
+    j->wake = end;
+}
+
+/* ---- replay ------------------------------------------------------------- */
+
+static bool replay_issue(Sim *s, hwm_ns t, GError **errp)
+{
+    const GArray *tr = s->p->trace;
+    uint32_t depth = hwm_device_queue_depth(s->dev);
+
+    while (s->next_trace < tr->len &&
+           g_array_index(tr, TraceReq, s->next_trace).submit_ns <= t) {
+        g_queue_push_tail(&s->host_q, GUINT_TO_POINTER(s->next_trace));
+        s->next_trace++;
+    }
+    while (!g_queue_is_empty(&s->host_q) && s->outstanding < depth) {
+        guint i = GPOINTER_TO_UINT(g_queue_pop_head(&s->host_q));
+        const TraceReq *r = &g_array_index(tr, TraceReq, i);
+        GError *local = NULL;
+        s->trace_submit[i] = t;
+        if (!hwm_submit(s->dev, t, &r->req, &local)) {
+            g_set_error(errp, HWM_ERROR, local->code, "%s:%u: %s",
+                        s->p->trace_name, r->line, local->message);
+            g_error_free(local);
+            return false;
+        }
+        s->outstanding++;
+    }
+    return true;
+}
+
+static void replay_completed(Sim *s, const HwmEvent *e)
+{
+    const TraceReq *r = &g_array_index(s->p->trace, TraceReq, e->tag);
+    s->outstanding--;
+    s->r->ios++;
+    s->r->bytes += e->length;
+    /* latency as the issuer saw it, including time held for a queue slot */
+    hist_add(&s->r->lat, (uint64_t)(e->time_ns - r->submit_ns));
+}
+
+/* ---- event loop --------------------------------------------------------- */
+
+static hwm_ns next_job_wake(const Sim *s, uint32_t *which)
+{
+    hwm_ns best = HWM_NEVER;
+    for (uint32_t i = 0; i < s->p->jobs; i++) {
+        const Job *j = &s->jobs[i];
+        if (!j->done && j->wake < best) {
+            best = j->wake;
+            *which = i;
+        }
+    }
+    return best;
+}
+
+bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
+{
+    Sim s = { .dev = dev, .p = p, .r = r };
+    HwmEvent ev[64];
+    bool ok = true;
+    hwm_ns last = 0;
+
+    memset(r, 0, sizeof *r);
+    hist_init(&r->lat);
+    g_queue_init(&s.host_q);
+    if (p->kind == WL_REPLAY) {
+        s.trace_submit = g_new0(hwm_ns, p->trace->len);
+    } else {
+        s.jobs = g_new0(Job, p->jobs);
+        uint64_t per_job = p->span_bytes / p->bs_bytes / p->jobs;
+        for (uint32_t i = 0; i < p->jobs; i++) {
+            s.jobs[i].wake = 0;
+            s.jobs[i].rng = p->seed + i;
+            s.jobs[i].base = p->offset_bytes + i * per_job * p->bs_bytes;
+        }
+    }
+
+    while (ok) {
+        uint32_t ji = 0;
+        hwm_ns t_dev = hwm_next_event(dev);
+        hwm_ns t_host = HWM_NEVER;
+        if (p->kind == WL_REPLAY) {
+            if (s.next_trace < p->trace->len) {
+                t_host = MAX(g_array_index(p->trace, TraceReq,
+                                           s.next_trace).submit_ns, last);
+            }
+        } else {
+            t_host = next_job_wake(&s, &ji);
+        }
+        if (t_dev == HWM_NEVER && t_host == HWM_NEVER) {
+            break;
+        }
+        if (t_host <= t_dev) {
+            last = t_host;
+            ok = p->kind == WL_REPLAY ? replay_issue(&s, t_host, errp)
+                                      : job_step(&s, ji, t_host, errp);
+            continue;
+        }
+        last = t_dev;
+        size_t n = hwm_advance(dev, t_dev, ev, G_N_ELEMENTS(ev));
+        for (size_t i = 0; i < n; i++) {
+            if (ev[i].kind != HWM_EV_COMPLETE) {
+                continue;
+            }
+            account(&s, &ev[i]);
+            if (p->kind == WL_REPLAY) {
+                replay_completed(&s, &ev[i]);
+            } else {
+                job_completed(&s, &ev[i]);
+            }
+        }
+        if (p->kind == WL_REPLAY) {
+            ok = replay_issue(&s, t_dev, errp);
+        }
+    }
+    r->runtime_ns = p->kind == WL_REPLAY ? last : p->runtime_ns;
+    hwm_stats(dev, &r->stats);
+    g_free(s.jobs);
+    g_free(s.trace_submit);
+    g_queue_clear(&s.host_q);
+    return ok;
+}

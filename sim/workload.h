@@ -1,0 +1,62 @@
+/*
+ * Host-side workloads that drive a device model on platter-sim's own event
+ * loop: the seed's O_DSYNC benchmark at the block level, fsync-append with
+ * optional flush sharing, and trace replay.  No wall clock anywhere.
+ */
+#ifndef PLATTER_WORKLOAD_H
+#define PLATTER_WORKLOAD_H
+
+#include <stdio.h>
+
+#include "histogram.h"
+#include "hwm.h"
+#include "trace.h"
+
+typedef enum { WL_DSYNC, WL_FSYNC_APPEND, WL_REPLAY } WorkloadKind;
+
+/*
+ * How the guest kernel turns one O_DSYNC direct write into commands; this
+ * is what the fops series changes.  See sim/README.md for the kernel paths.
+ */
+typedef enum {
+    POL_FUA_FLUSH,      /* WRITE|FUA, then FLUSH (generic_write_sync) */
+    POL_FUA,            /* WRITE|FUA only (fops v2 1/2) */
+    POL_WRITE_FLUSH,    /* WRITE, then FLUSH (no FUA, fops v2 2/2) */
+    POL_FUA_EMULATED,   /* WRITE, FLUSH (blk-flush FUA emulation), FLUSH */
+} DsyncPolicy;
+
+typedef struct {
+    WorkloadKind kind;
+    DsyncPolicy policy;
+    bool random;              /* dsync: random offsets within the span */
+    uint64_t bs_bytes;
+    uint64_t span_bytes;
+    uint64_t offset_bytes;    /* start of the span */
+    hwm_ns runtime_ns;
+    uint32_t jobs;
+    bool flush_share;         /* fsync-append: the xfs series' rule */
+    hwm_ns host_cmd_ns;       /* guest CPU time per device command */
+    uint64_t seed;
+    const GArray *trace;      /* TraceReq, for WL_REPLAY */
+    const char *trace_name;
+    uint32_t explain;         /* print the first N commands' timelines */
+    FILE *explain_out;
+} SimParams;
+
+typedef struct {
+    Histogram lat;            /* per user-visible operation */
+    uint64_t ios;
+    uint64_t bytes;
+    hwm_ns runtime_ns;        /* virtual time the run covered */
+    uint64_t commands;        /* device commands completed */
+    HwmBreakdown dev_time;    /* summed over device commands */
+    uint64_t flushes_issued, flushes_skipped;
+    HwmStats stats;
+} SimResult;
+
+bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp);
+
+const char *policy_name(DsyncPolicy p);
+bool policy_parse(const char *s, DsyncPolicy *out);
+
+#endif
