@@ -43,6 +43,7 @@ typedef struct {
     uint64_t rng;
     uint64_t flush_snap;      /* fsync-append: flushes submitted at snapshot */
     uint64_t flush_no;        /* the number of its own flush */
+    uint64_t joined;          /* waiting for this flush number, or 0 */
     bool done;
 } Job;
 
@@ -92,6 +93,8 @@ static uint64_t job_offset(Sim *s, Job *j)
     return off;
 }
 
+static void finish_op(Sim *s, Job *j, hwm_ns end);
+
 /* A job is due at `t`: start an operation or the next command of one. */
 static bool job_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
 {
@@ -120,22 +123,33 @@ static bool job_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
                       dsync_steps[p->policy].flags[j->step], 0, 0, errp);
     }
     /* fsync-append, after the data write: skip the flush if one submitted
-     * after the snapshot has completed (xfs_buftarg_flushed_since) */
+     * after the snapshot has completed (xfs_buftarg_flushed_since); if one
+     * is in flight, wait for it as the log force waits for the iclog whose
+     * preflush it is */
     if (p->flush_share && s->flush_completed_max > j->flush_snap) {
         s->r->flushes_skipped++;
-        j->step = 0;
-        hwm_ns end = t + half;
-        if (end <= p->runtime_ns) {
-            s->r->ios++;
-            s->r->bytes += p->bs_bytes;
-            hist_add(&s->r->lat, (uint64_t)(end - j->op_start));
-        }
-        j->wake = end;
+        finish_op(s, j, t + half);
+        return true;
+    }
+    if (p->flush_share && s->flush_submitted > j->flush_snap) {
+        s->r->flushes_skipped++;
+        j->joined = s->flush_submitted;
         return true;
     }
     j->flush_no = ++s->flush_submitted;
     s->r->flushes_issued++;
     return submit(s, t, ji, HWM_OP_FLUSH, 0, 0, 0, errp);
+}
+
+static void finish_op(Sim *s, Job *j, hwm_ns end)
+{
+    j->step = 0;
+    if (end <= s->p->runtime_ns) {
+        s->r->ios++;
+        s->r->bytes += s->p->bs_bytes;
+        hist_add(&s->r->lat, (uint64_t)(end - j->op_start));
+    }
+    j->wake = end;
 }
 
 static void explain(Sim *s, const HwmEvent *e)
@@ -187,6 +201,13 @@ static void job_completed(Sim *s, const HwmEvent *e)
 
     if (p->kind == WL_FSYNC_APPEND && e->op == HWM_OP_FLUSH) {
         s->flush_completed_max = MAX(s->flush_completed_max, j->flush_no);
+        for (uint32_t i = 0; i < p->jobs; i++) {
+            Job *w = &s->jobs[i];
+            if (w->joined && w->joined <= s->flush_completed_max) {
+                w->joined = 0;
+                finish_op(s, w, e->time_ns + half);
+            }
+        }
     }
     if (p->kind == WL_FSYNC_APPEND && j->step == 0) {
         /* file_write_and_wait_range() returned: take the snapshot */
@@ -197,14 +218,7 @@ static void job_completed(Sim *s, const HwmEvent *e)
         j->wake = e->time_ns + p->host_cmd_ns;
         return;
     }
-    j->step = 0;
-    hwm_ns end = e->time_ns + half;
-    if (end <= p->runtime_ns) {
-        s->r->ios++;
-        s->r->bytes += p->bs_bytes;
-        hist_add(&s->r->lat, (uint64_t)(end - j->op_start));
-    }
-    j->wake = end;
+    finish_op(s, j, e->time_ns + half);
 }
 
 /* ---- replay ------------------------------------------------------------- */

@@ -96,6 +96,8 @@ struct HwmDevice {
     hwm_ns now;                 /* latest time the host gave */
     hwm_ns last_busy;           /* last arrival or completion */
     hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
+    hwm_ns commit_free;         /* queued flushes' metadata commits are
+                                   serial: the next may start then */
     uint64_t ack_seq;
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
@@ -413,11 +415,15 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
     for (guint i = 0; i < d->flushes->len;) {
         Cmd *c = g_ptr_array_index(d->flushes, i);
         if (oldest > c->flush_cut) {
-            hwm_ns commit = c->flush_had_data ?
-                            (hwm_ns)d->prof.flush_commit_ns : 0;
-            c->t.destage_ns = t + commit - c->ready_ns;
+            /* the controller commits its mapping one flush at a time */
+            hwm_ns done = t;
+            if (c->flush_had_data) {
+                done = MAX(t, d->commit_free) + (hwm_ns)d->prof.flush_commit_ns;
+                d->commit_free = done;
+            }
+            c->t.destage_ns = done - c->ready_ns;
             g_ptr_array_remove_index(d->flushes, i);
-            complete_at(d, c, t + commit);
+            complete_at(d, c, done);
         } else {
             i++;
         }
@@ -840,6 +846,7 @@ static void drop_commands(HwmDevice *d)
     d->reserved_sectors = 0;
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
+    d->commit_free = 0;
     for (uint32_t u = 0; u < d->nunits; u++) {
         ArmPos arm = d->units[u].arm;
         d->units[u] = (Unit){ .arm = arm };

@@ -654,6 +654,14 @@ static void hdd_drain_begin(BlockDriverState *bs)
     hdd_schedule(s);
 }
 
+static void hdd_drain_end(BlockDriverState *bs)
+{
+    BDRVHddState *s = bs->opaque;
+
+    /* back to the virtual clock for background destaging */
+    hdd_schedule(s);
+}
+
 /* ---- open / close ------------------------------------------------------- */
 
 static char *hdd_default_profile_dir(void)
@@ -924,6 +932,7 @@ HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
     HddModelExtentList **tail;
     g_autoptr(GArray) lost = NULL;
     uint64_t lost_bytes = 0;
+    HddReq *req;
     unsigned i;
 
     if (!s) {
@@ -999,6 +1008,7 @@ static BlockDriver bdrv_hddmodel = {
     .bdrv_co_flush          = hdd_co_flush,
 
     .bdrv_drain_begin       = hdd_drain_begin,
+    .bdrv_drain_end         = hdd_drain_end,
 
     .strong_runtime_opts    = hdd_strong_runtime_opts,
     .create_opts            = NULL,
