@@ -834,9 +834,10 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
 
 static void drop_commands(HwmDevice *d)
 {
-    Cmd *c;
-    while ((c = g_queue_pop_head(&d->cmds)) != NULL) {
-        g_free(c);
+    GList *l;
+    /* the links live inside the commands: unlink, never g_list_free them */
+    while ((l = g_queue_pop_head_link(&d->cmds)) != NULL) {
+        g_free(l->data);
     }
     g_queue_clear(&d->room_wait);
     g_ptr_array_set_size(d->media_q, 0);

@@ -1,0 +1,518 @@
+/*
+ * hw-model unit tests (GLib test framework, TAP with --tap).  Every check
+ * compares the model against an independent expectation: the physics of
+ * the profile, a reference durability model, or a second identical run.
+ */
+#include <string.h>
+
+#include "hwm.h"
+
+#define MS 1000000ll
+
+static HwmProfile *load(const char *name)
+{
+    GError *err = NULL;
+    HwmProfile *p = hwm_profile_load(name, PROFILE_DIR, &err);
+    g_assert_no_error(err);
+    return p;
+}
+
+static HwmProfile *parse(const char *text)
+{
+    GError *err = NULL;
+    HwmProfile *p = hwm_profile_parse(text, strlen(text), "test.profile", &err);
+    g_assert_no_error(err);
+    return p;
+}
+
+static HwmDevice *device(const HwmProfile *p, HwmTristate wce, HwmPolicy pol)
+{
+    GError *err = NULL;
+    HwmConfig cfg = { .write_cache = wce, .policy = pol };
+    HwmDevice *d = hwm_device_new(p, &cfg, &err);
+    g_assert_no_error(err);
+    return d;
+}
+
+static void submit(HwmDevice *d, hwm_ns t, uint64_t tag, HwmOp op,
+                   uint32_t flags, uint64_t off, uint64_t len)
+{
+    GError *err = NULL;
+    HwmRequest r = { .tag = tag, .op = op, .flags = flags, .offset = off,
+                     .length = op == HWM_OP_FLUSH ? 0 : len };
+    g_assert_true(hwm_submit(d, t, &r, &err));
+    g_assert_no_error(err);
+}
+
+/* Run until the next completion; returns it (DURABLE events skipped). */
+static HwmEvent next_completion(HwmDevice *d)
+{
+    HwmEvent ev;
+    for (;;) {
+        hwm_ns t = hwm_next_event(d);
+        g_assert_cmpint(t, !=, HWM_NEVER);
+        if (hwm_advance(d, t, &ev, 1) == 1 && ev.kind == HWM_EV_COMPLETE) {
+            return ev;
+        }
+    }
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* ---- ordering and determinism ------------------------------------------ */
+
+static void test_fifo_order(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_FIFO);
+    uint64_t s = 7;
+    uint64_t cap = hwm_device_capacity_bytes(d) / 4096;
+
+    for (uint64_t i = 0; i < 32; i++) {
+        submit(d, 0, i, HWM_OP_READ, 0, rng_next(&s) % cap * 4096, 4096);
+    }
+    for (uint64_t i = 0; i < 32; i++) {
+        HwmEvent e = next_completion(d);
+        g_assert_cmpuint(e.tag, ==, i);
+        g_assert_cmpint(e.time_ns, >=, e.submit_ns);
+    }
+}
+
+static GString *run_mixed(const char *profile, uint64_t seed)
+{
+    g_autoptr(HwmProfile) p = load(profile);
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    GString *log = g_string_new(NULL);
+    uint64_t s = seed, span = 1ull << 30;
+    hwm_ns t = 0;
+    uint32_t outstanding = 0;
+    HwmEvent ev[16];
+
+    for (uint64_t i = 0; i < 3000; i++) {
+        t += (hwm_ns)(rng_next(&s) % (2 * MS));
+        uint64_t r = rng_next(&s);
+        HwmOp op = (HwmOp)(r % 10 < 4 ? HWM_OP_WRITE : r % 10 < 7 ?
+                           HWM_OP_READ : r % 10 < 9 ? HWM_OP_FLUSH :
+                           HWM_OP_DISCARD);
+        uint32_t flags = op == HWM_OP_WRITE && (r >> 8) % 3 == 0 ? HWM_REQ_FUA : 0;
+        uint64_t len = op == HWM_OP_FLUSH ? 0 : ((r >> 16) % 64 + 1) * 512;
+        uint64_t off = (r >> 24) % (span / 512) * 512;
+        size_t n;
+        while ((n = hwm_advance(d, t, ev, G_N_ELEMENTS(ev))) > 0) {
+            for (size_t k = 0; k < n; k++) {
+                g_string_append_printf(log, "%d %" G_GINT64_FORMAT " %"
+                    G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
+                    G_GUINT64_FORMAT " %d\n", ev[k].kind, ev[k].time_ns,
+                    ev[k].tag, ev[k].offset, ev[k].length, ev[k].durable);
+                if (ev[k].kind == HWM_EV_COMPLETE) {
+                    g_assert_cmpint(ev[k].time_ns, >=, ev[k].submit_ns);
+                    outstanding--;
+                }
+            }
+        }
+        if (outstanding < hwm_device_queue_depth(d)) {
+            submit(d, t, i, op, flags, off, len);
+            outstanding++;
+        }
+    }
+    while (outstanding > 0) {
+        HwmEvent e = next_completion(d);
+        g_assert_cmpint(e.time_ns, >=, e.submit_ns);
+        g_string_append_printf(log, "C %" G_GINT64_FORMAT " %" G_GUINT64_FORMAT
+                               "\n", e.time_ns, e.tag);
+        outstanding--;
+    }
+    return log;
+}
+
+static void test_deterministic(gconstpointer profile)
+{
+    g_autoptr(GString) a = run_mixed(profile, 42);
+    g_autoptr(GString) b = run_mixed(profile, 42);
+    g_autoptr(GString) c = run_mixed(profile, 43);
+    g_assert_cmpuint(a->len, >, 1000);
+    g_assert_cmpstr(a->str, ==, b->str);
+    g_assert_cmpstr(a->str, !=, c->str);
+}
+
+/* ---- physics -------------------------------------------------------------- */
+
+static void test_sequential_write_one_rev(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    hwm_ns rev = 60ll * 1000000000ll / 7200;
+    hwm_ns t = 0, first = 0;
+    const int n = 200;
+
+    for (int i = 0; i < n; i++) {
+        submit(d, t, (uint64_t)i, HWM_OP_WRITE, 0, (uint64_t)i * 4096, 4096);
+        HwmEvent e = next_completion(d);
+        g_assert_true(e.durable);
+        if (i == 0) {
+            first = e.time_ns;
+        }
+        t = e.time_ns;
+    }
+    hwm_ns per = (t - first) / (n - 1);
+    g_test_message("sequential QD1 write-through: %" G_GINT64_FORMAT
+                   " ns per write, revolution %" G_GINT64_FORMAT, per, rev);
+    g_assert_cmpint(per, >=, rev * 99 / 100);
+    g_assert_cmpint(per, <=, rev * 101 / 100);
+}
+
+static void test_random_read_average(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t s = 99, blocks = hwm_device_capacity_bytes(d) / 4096;
+    hwm_ns t = 0, sum = 0;
+    const int n = 20000;
+
+    for (int i = 0; i < n; i++) {
+        submit(d, t, (uint64_t)i, HWM_OP_READ, 0,
+               rng_next(&s) % blocks * 4096, 4096);
+        HwmEvent e = next_completion(d);
+        sum += e.t.seek_ns + e.t.rotate_ns + e.t.transfer_ns;
+        t = e.time_ns;
+    }
+    /* data-sheet average seek + half a revolution + 4 KiB at the mean
+     * media rate, plus the 4 KiB interface transfer */
+    hwm_ns rev = 60ll * 1000000000ll / 7200;
+    hwm_ns expect = 8500000 + rev / 2 + rev * 8 / 2700 + 4096ll * 1000 / 600;
+    hwm_ns avg = sum / n;
+    g_test_message("random QD1 reads: %" G_GINT64_FORMAT " ns, expected %"
+                   G_GINT64_FORMAT, avg, expect);
+    g_assert_cmpint(avg, >=, expect * 95 / 100);
+    g_assert_cmpint(avg, <=, expect * 105 / 100);
+}
+
+static const char *seek_profile =
+    "type = hdd\ncapacity_bytes = 100000000000\nrpm = 7200\nheads = 4\n"
+    "zones = 1\nouter_sectors_per_track = 2000\ninner_sectors_per_track = 2000\n"
+    "layout = cylinder\nseek_track_to_track_ms = 1.25\nseek_avg_ms = 9\n"
+    "seek_full_stroke_ms = 18.5\nhead_switch_ms = 0.75\nwrite_cache = no\n";
+
+static void test_seek_endpoints(void)
+{
+    g_autoptr(HwmProfile) p = parse(seek_profile);
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t cyl_bytes = 4ull * 2000 * 512;
+    uint64_t last = hwm_device_capacity_bytes(d) - 4096;
+
+    submit(d, 0, 1, HWM_OP_READ, 0, 0, 4096);
+    HwmEvent e = next_completion(d);
+    /* track to track: the next cylinder, same head */
+    submit(d, e.time_ns, 2, HWM_OP_READ, 0, cyl_bytes, 4096);
+    e = next_completion(d);
+    g_assert_cmpint(e.t.seek_ns, ==, 1250000);
+    /* head switch: same cylinder, next head */
+    submit(d, e.time_ns, 3, HWM_OP_READ, 0, cyl_bytes + 2000 * 512, 4096);
+    e = next_completion(d);
+    g_assert_cmpint(e.t.seek_ns, ==, 750000);
+    /* full stroke: to the last cylinder and back */
+    submit(d, e.time_ns, 4, HWM_OP_READ, 0, 0, 4096);
+    e = next_completion(d);
+    submit(d, e.time_ns, 5, HWM_OP_READ, 0, last, 4096);
+    e = next_completion(d);
+    g_assert_cmpint(e.t.seek_ns, ==, 18500000);
+}
+
+/* ---- durability ------------------------------------------------------------ */
+
+#define REF_SECTORS 4096        /* a 2 MiB window, so collisions are common */
+
+typedef struct {
+    uint8_t vol[REF_SECTORS];   /* 1: acknowledged, not durable */
+} Ref;
+
+static void ref_mark(Ref *r, uint64_t off, uint64_t len, uint8_t v)
+{
+    for (uint64_t s = off / 512; s < (off + len) / 512; s++) {
+        r->vol[s] = v;
+    }
+}
+
+static void ref_check_equal(const Ref *r, GArray *lost)
+{
+    uint8_t got[REF_SECTORS] = { 0 };
+    for (guint i = 0; i < lost->len; i++) {
+        HwmExtent *x = &g_array_index(lost, HwmExtent, i);
+        g_assert_cmpuint(x->offset + x->length, <=, REF_SECTORS * 512ull);
+        for (uint64_t s = x->offset / 512; s < (x->offset + x->length) / 512;
+             s++) {
+            got[s] = 1;
+        }
+    }
+    for (uint32_t s = 0; s < REF_SECTORS; s++) {
+        if (got[s] != r->vol[s]) {
+            g_error("sector %u: model says %s, reference says %s", s,
+                    got[s] ? "lost" : "durable", r->vol[s] ? "lost" : "durable");
+        }
+    }
+}
+
+typedef struct {
+    hwm_ns time;
+    uint64_t offset, length;
+} Ack;
+
+static bool overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
+{
+    return a < b + bl && b < a + al;
+}
+
+/* At a FLUSH's completion, every write acknowledged before the flush was
+ * submitted is durable, unless a write acknowledged later covers it. */
+static void check_flush(GArray *acked, GArray *vol, hwm_ns submit)
+{
+    for (guint a = 0; a < acked->len; a++) {
+        Ack *w = &g_array_index(acked, Ack, a);
+        if (w->time > submit) {
+            continue;
+        }
+        for (guint v = 0; v < vol->len; v++) {
+            HwmExtent *x = &g_array_index(vol, HwmExtent, v);
+            if (!overlaps(x->offset, x->length, w->offset, w->length)) {
+                continue;
+            }
+            bool newer = false;
+            for (guint b = a + 1; b < acked->len && !newer; b++) {
+                Ack *n = &g_array_index(acked, Ack, b);
+                newer = n->time > submit &&
+                        overlaps(n->offset, n->length, w->offset, w->length);
+            }
+            g_assert_true(newer);
+        }
+    }
+}
+
+static void durability_run(const char *profile, uint64_t seed)
+{
+    g_autoptr(HwmProfile) p = load(profile);
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    Ref ref = { { 0 } };
+    uint64_t s = seed;
+    hwm_ns t = 0;
+    uint32_t outstanding = 0;
+    HwmEvent ev[8];
+    /* writes acknowledged before each outstanding flush was submitted */
+    g_autoptr(GArray) acked = g_array_new(FALSE, FALSE, sizeof(Ack));
+
+    for (uint64_t i = 1; i <= 4000; i++) {
+        t += (hwm_ns)(rng_next(&s) % (3 * MS));
+        /* one instant at a time, so the state checked is the state at the
+         * events' own time */
+        hwm_ns te;
+        while ((te = hwm_next_event(d)) <= t) {
+            size_t n = hwm_advance(d, te, ev, G_N_ELEMENTS(ev));
+            g_autoptr(GPtrArray) flushes = g_ptr_array_new();
+            for (size_t k = 0; k < n; k++) {
+                HwmEvent *e = &ev[k];
+                g_assert_cmpint(e->time_ns, ==, te);
+                if (e->kind == HWM_EV_DURABLE) {
+                    ref_mark(&ref, e->offset, e->length, 0);
+                    continue;
+                }
+                outstanding--;
+                if (e->op == HWM_OP_WRITE) {
+                    ref_mark(&ref, e->offset, e->length, e->durable ? 0 : 1);
+                    if (e->flags & HWM_REQ_FUA) {
+                        g_assert_true(e->durable);
+                    }
+                    Ack a = { e->time_ns, e->offset, e->length };
+                    g_array_append_val(acked, a);
+                } else if (e->op == HWM_OP_DISCARD) {
+                    ref_mark(&ref, e->offset, e->length, 0);
+                } else if (e->op == HWM_OP_FLUSH) {
+                    g_ptr_array_add(flushes, e);
+                }
+            }
+            g_autoptr(GArray) vol = hwm_volatile_extents(d);
+            ref_check_equal(&ref, vol);
+            for (guint f = 0; f < flushes->len; f++) {
+                check_flush(acked, vol, ((HwmEvent *)flushes->pdata[f])->submit_ns);
+            }
+        }
+        uint64_t r = rng_next(&s);
+        if (r % 97 == 0) {
+            g_autoptr(GArray) lost = hwm_power_cut(d, t);
+            ref_check_equal(&ref, lost);
+            memset(&ref, 0, sizeof ref);
+            outstanding = 0;
+            g_array_set_size(acked, 0);
+            continue;
+        }
+        if (outstanding >= hwm_device_queue_depth(d)) {
+            continue;
+        }
+        HwmOp op = (HwmOp)(r % 10 < 6 ? HWM_OP_WRITE : r % 10 < 8 ?
+                           HWM_OP_FLUSH : r % 10 < 9 ? HWM_OP_READ :
+                           HWM_OP_DISCARD);
+        uint32_t flags = op == HWM_OP_WRITE && (r >> 8) % 4 == 0 ? HWM_REQ_FUA : 0;
+        uint64_t len = ((r >> 16) % 32 + 1) * 512;
+        uint64_t off = (r >> 24) % (REF_SECTORS - len / 512 + 1) * 512;
+        submit(d, t, i, op, flags, off, op == HWM_OP_FLUSH ? 0 : len);
+        outstanding++;
+    }
+    g_autoptr(GArray) lost = hwm_power_cut(d, t);
+    ref_check_equal(&ref, lost);
+}
+
+static void test_durability(gconstpointer profile)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        durability_run(profile, seed);
+    }
+}
+
+/* ---- bad input ---------------------------------------------------------------- */
+
+static void test_bad_requests(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    uint64_t cap = hwm_device_capacity_bytes(d);
+    struct { HwmRequest r; int code; } cases[] = {
+        { { .op = HWM_OP_WRITE, .offset = cap, .length = 512 }, HWM_ERROR_RANGE },
+        { { .op = HWM_OP_WRITE, .offset = cap - 512, .length = 1024 }, HWM_ERROR_RANGE },
+        { { .op = HWM_OP_READ, .offset = 512, .length = UINT64_MAX - 511 }, HWM_ERROR_RANGE },
+        { { .op = HWM_OP_READ, .offset = 0, .length = 0 }, HWM_ERROR_INVALID },
+        { { .op = HWM_OP_READ, .offset = 3, .length = 512 }, HWM_ERROR_INVALID },
+        { { .op = HWM_OP_FLUSH, .length = 512 }, HWM_ERROR_INVALID },
+        { { .op = HWM_OP_DISCARD, .flags = HWM_REQ_FUA, .length = 512 }, HWM_ERROR_INVALID },
+        { { .op = (HwmOp)9, .length = 512 }, HWM_ERROR_INVALID },
+        { { .op = HWM_OP_WRITE, .flags = 0x80, .length = 512 }, HWM_ERROR_INVALID },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GError *err = NULL;
+        g_assert_false(hwm_submit(d, 10, &cases[i].r, &err));
+        g_assert_error(err, HWM_ERROR, cases[i].code);
+        g_error_free(err);
+    }
+    GError *err = NULL;
+    HwmRequest ok = { .op = HWM_OP_READ, .length = 512 };
+    g_assert_true(hwm_submit(d, 10, &ok, &err));
+    g_assert_false(hwm_submit(d, 5, &ok, &err));
+    g_assert_error(err, HWM_ERROR, HWM_ERROR_TIME);
+    g_clear_error(&err);
+    g_assert_cmpint(hwm_next_event(d), !=, HWM_NEVER);
+}
+
+static void test_queue_full(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    GError *err = NULL;
+    for (uint32_t i = 0; i < hwm_device_queue_depth(d); i++) {
+        submit(d, 0, i, HWM_OP_READ, 0, i * 1048576ull, 4096);
+    }
+    HwmRequest r = { .op = HWM_OP_READ, .length = 4096 };
+    g_assert_false(hwm_submit(d, 0, &r, &err));
+    g_assert_error(err, HWM_ERROR, HWM_ERROR_QUEUE_FULL);
+    g_error_free(err);
+}
+
+static const char *base_profile =
+    "type = hdd\ncapacity_bytes = 100000000000\nrpm = 7200\nheads = 4\n"
+    "zones = 2\nouter_sectors_per_track = 2000\ninner_sectors_per_track = 1000\n"
+    "seek_track_to_track_ms = 1\nseek_avg_ms = 9\nseek_full_stroke_ms = 18\n"
+    "head_switch_ms = 0.75\ncache_mb = 8\n";
+
+static void expect_profile_error(const char *text, const char *needle)
+{
+    GError *err = NULL;
+    HwmProfile *p = hwm_profile_parse(text, strlen(text), "bad.profile", &err);
+    g_assert_null(p);
+    g_assert_error(err, HWM_ERROR, HWM_ERROR_PROFILE);
+    if (!strstr(err->message, needle)) {
+        g_error("error '%s' does not mention '%s'", err->message, needle);
+    }
+    g_error_free(err);
+}
+
+static void test_profile_errors(void)
+{
+    g_autofree char *unknown = g_strconcat(base_profile, "spindles = 2\n", NULL);
+    g_autofree char *no_unit = g_strconcat(base_profile, "write_settle = 1\n", NULL);
+    g_autofree char *unit_in_value = g_strconcat(base_profile,
+                                                 "write_settle_ms = 1ms\n", NULL);
+    g_autofree char *zero = g_strconcat(base_profile, "queue_depth = 0\n", NULL);
+    g_autofree char *garbage = g_strconcat(base_profile, "%%%%\n", NULL);
+    g_autofree char *dup = g_strconcat(base_profile, "rpm = 5400\n", NULL);
+    g_autofree char *wrong_kind = g_strconcat(base_profile, "read_us = 50\n", NULL);
+    g_autofree char *bad_enum = g_strconcat(base_profile, "flush = sometimes\n", NULL);
+    g_autofree char *neg = g_strconcat(base_profile, "write_settle_ms = -1\n", NULL);
+    g_autofree char *fine = g_strconcat(base_profile, "write_settle_ms = 0.0000001\n", NULL);
+
+    expect_profile_error(unknown, "bad.profile:13: unknown key 'spindles'");
+    expect_profile_error(no_unit, "the key is 'write_settle_ms'");
+    expect_profile_error(unit_in_value, "bad.profile:13: key 'write_settle_ms': bad value '1ms'");
+    expect_profile_error(zero, "key 'queue_depth': must be positive");
+    expect_profile_error(garbage, "bad.profile:13: expected 'key = value'");
+    expect_profile_error(dup, "key 'rpm' repeats line 3");
+    expect_profile_error(wrong_kind, "key 'read_us' does not apply to type = hdd");
+    expect_profile_error(bad_enum, "non-queued, queued");
+    expect_profile_error(neg, "key 'write_settle_ms': bad value '-1'");
+    expect_profile_error(fine, "finer than the model's resolution");
+    expect_profile_error("type = hdd\nrpm = 7200\n", "missing key 'capacity_bytes'");
+    expect_profile_error("rpm = 7200\n", "missing key 'type'");
+    expect_profile_error("type = disk\n", "(hdd, flash)");
+    const char nul[] = "type = hdd\0\n";
+    GError *err = NULL;
+    g_assert_null(hwm_profile_parse(nul, sizeof nul - 1, "nul.profile", &err));
+    g_assert_error(err, HWM_ERROR, HWM_ERROR_PROFILE);
+    g_clear_error(&err);
+    g_assert_null(hwm_profile_load("no-such-profile", PROFILE_DIR, &err));
+    g_assert_nonnull(strstr(err->message, "no-such-profile"));
+    g_clear_error(&err);
+}
+
+static void test_shipped_profiles(void)
+{
+    const char *names[] = { "st20000nm007d", "generic-7200", "990pro", "ideal" };
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autoptr(HwmProfile) p = load(names[i]);
+        g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                        HWM_POLICY_PROFILE);
+        g_autofree char *dump = hwm_profile_dump(p);
+        /* the dump is itself a valid profile with the same meaning */
+        g_autoptr(HwmProfile) again = parse(dump);
+        g_autofree char *dump2 = hwm_profile_dump(again);
+        g_assert_cmpstr(strchr(dump, '\n'), ==, strchr(dump2, '\n'));
+        g_assert_cmpuint(hwm_device_capacity_bytes(d), ==,
+                         hwm_profile_capacity_bytes(p));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/model/fifo-order", test_fifo_order);
+    g_test_add_data_func("/model/deterministic/st20000nm007d", "st20000nm007d",
+                         test_deterministic);
+    g_test_add_data_func("/model/deterministic/990pro", "990pro",
+                         test_deterministic);
+    g_test_add_func("/physics/sequential-write-one-revolution",
+                    test_sequential_write_one_rev);
+    g_test_add_func("/physics/random-read-average", test_random_read_average);
+    g_test_add_func("/physics/seek-endpoints", test_seek_endpoints);
+    g_test_add_data_func("/durability/st20000nm007d", "st20000nm007d",
+                         test_durability);
+    g_test_add_data_func("/durability/generic-7200", "generic-7200",
+                         test_durability);
+    g_test_add_data_func("/durability/990pro", "990pro", test_durability);
+    g_test_add_func("/input/bad-requests", test_bad_requests);
+    g_test_add_func("/input/queue-full", test_queue_full);
+    g_test_add_func("/input/profile-errors", test_profile_errors);
+    g_test_add_func("/input/shipped-profiles", test_shipped_profiles);
+    return g_test_run();
+}
