@@ -398,8 +398,9 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
         Cmd *c = d->nq_flush;
         hwm_ns commit = c->flush_had_data ? (hwm_ns)d->prof.flush_commit_ns : 0;
         /* write-back ran alongside the controller's overhead */
-        hwm_ns done = MAX(t + commit, c->start_ns + c->t.overhead_ns);
-        c->t.destage_ns = done - c->start_ns - c->t.overhead_ns;
+        hwm_ns media = c->t.seek_ns + c->t.rotate_ns + c->t.transfer_ns;
+        hwm_ns done = MAX(t + commit, c->start_ns + c->t.overhead_ns + media);
+        c->t.destage_ns = done - c->start_ns - c->t.overhead_ns - media;
         if (commit > 0 && d->rotating) {
             /* the commit writes drive metadata: the arm is busy with it */
             d->units[0].op = OP_COMMIT;
@@ -514,6 +515,12 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
         MediaTime mt = { 0 };
         end = geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors, true,
                               &mt);
+        if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
+            /* the flush is waiting for exactly this: show where it went */
+            d->nq_flush->t.seek_ns += mt.seek_ns;
+            d->nq_flush->t.rotate_ns += mt.rotate_ns;
+            d->nq_flush->t.transfer_ns += mt.transfer_ns;
+        }
         d->st.seek_ns += mt.seek_ns;
         d->st.rotate_ns += mt.rotate_ns;
         d->st.transfer_ns += mt.transfer_ns;

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""platter-sim end-to-end checks; prints TAP.  usage: test-sim.py PLATTER_SIM"""
+import json, os, subprocess, sys, tempfile
+
+SIM = sys.argv[1]
+results = []
+
+
+def sim(*args, ok=True):
+    p = subprocess.run([SIM, *args], capture_output=True, text=True)
+    if ok and p.returncode != 0:
+        raise AssertionError(f"exit {p.returncode}: {p.stderr.strip()}")
+    return p
+
+
+def check(name, fn):
+    try:
+        fn()
+        results.append((True, name, ""))
+    except Exception as e:  # report every failure, keep going
+        results.append((False, name, str(e)))
+
+
+def json_contract():
+    d = json.loads(sim("--profile", "st20000nm007d", "--policy", "fua", "--runtime", "1", "--json").stdout)
+    for k in ("version", "profile", "workload", "policy", "ios", "runtime_ns", "iops", "lat_ns", "host"):
+        assert k in d, f"missing {k}"
+    for k in ("avg", "p50", "p99", "p99.9"):
+        assert k in d["lat_ns"], f"missing lat_ns.{k}"
+    assert d["version"] == 1 and d["workload"] == "dsync" and d["policy"] == "fua"
+    assert d["ios"] > 1000 and d["runtime_ns"] == 1_000_000_000
+    assert d["lat_ns"]["p50"] <= d["lat_ns"]["p99"] <= d["lat_ns"]["p99.9"]
+
+
+def deterministic():
+    args = ("--profile", "st20000nm007d", "--policy", "fua", "--pattern", "rand", "--runtime", "2", "--json")
+    a, b = (json.loads(sim(*args).stdout) for _ in range(2))
+    a.pop("host"); b.pop("host")
+    assert a == b, "two identical runs differ"
+    c = json.loads(sim(*args, "--seed", "2").stdout)
+    c.pop("host")
+    assert c != a, "a different seed gave the same run"
+
+
+def policies_commands():
+    # the mechanism: commands per O_DSYNC write, per policy
+    want = {"fua+flush": (1, 1), "fua": (1, 0), "write+flush": (0, 1), "fua-emulated": (0, 2)}
+    for pol, (fua, fl) in want.items():
+        extra = ["--fua", "off"] if fua == 0 else []
+        d = json.loads(sim("--profile", "generic-7200", "--policy", pol, "--runtime", "0.5", "--json", *extra).stdout)
+        dev = d["device"]
+        n = dev["writes"]
+        assert n > 0
+        assert dev["fua_writes"] == fua * n, f"{pol}: fua_writes {dev['fua_writes']} for {n} writes"
+        assert abs(dev["flushes"] - fl * n) <= fl, f"{pol}: flushes {dev['flushes']} for {n} writes"
+
+
+def flush_sharing():
+    base = ("--profile", "990pro", "--workload", "fsync-append", "--jobs", "16", "--runtime", "1", "--json")
+    a = json.loads(sim(*base).stdout)
+    b = json.loads(sim(*base, "--flush-share").stdout)
+    assert a["flushes"]["skipped"] == 0
+    assert b["flushes"]["skipped"] > b["flushes"]["issued"]
+    assert b["iops"] > 2 * a["iops"], (a["iops"], b["iops"])
+
+
+def replay_native_and_blkparse():
+    with tempfile.TemporaryDirectory() as tmp:
+        nat = os.path.join(tmp, "t.trace")
+        with open(nat, "w") as f:
+            f.write("# platter-trace v1\n0 W 0 4096 -\n1000 W 4096 4096 FUA\n2000 F 0 0 -  # flush\n"
+                    "3000 R 0 4096 -\n4000 W 8192 4096 -\n900000000 R 8192 4096 -\n")
+        d = json.loads(sim("--profile", "generic-7200", "--workload", "replay", "--trace", nat, "--json").stdout)
+        dev = d["device"]
+        assert d["ios"] == 6 and dev["fua_writes"] == 1 and dev["flushes"] == 1, dev
+        assert dev["reads"] == 2 and dev["cache_read_hits"] == 1, dev  # only the unflushed one
+        blk = os.path.join(tmp, "t.blk")
+        with open(blk, "w") as f:
+            f.write("  8,0    0        1     0.000000000  4242  Q  WS 2048 + 8 [fio]\n"
+                    "  8,0    0        2     0.000001000  4242  G  WS 2048 + 8 [fio]\n"
+                    "  8,0    0        3     0.000100000  4242  Q FWFS 4096 + 8 [fio]\n"
+                    "  8,0    0        4     0.000200000  4242  Q  FN [kworker]\n"
+                    "  8,0    0        5     0.000300000  4242  Q  R 2048 + 8 [fio]\n"
+                    "CPU0 (8,0):\n Reads Queued: 1\n")
+        d = json.loads(sim("--profile", "generic-7200", "--workload", "replay", "--trace", blk, "--json").stdout)
+        dev = d["device"]
+        assert (dev["writes"], dev["fua_writes"], dev["flushes"], dev["reads"]) == (2, 1, 2, 1), dev
+        assert dev["cache_read_hits"] == 0  # the FN flush wrote it home first
+
+
+def bad_input():
+    cases = [
+        (("--profile", "st20000nm007d", "--workload", "bogus"), "--workload: unknown 'bogus'"),
+        (("--profile", "st20000nm007d", "--policy", "sometimes"), "--policy: unknown 'sometimes'"),
+        (("--profile", "st20000nm007d", "--bs", "4Q"), "--bs: bad size '4Q'"),
+        (("--profile", "st20000nm007d", "--bs", "100"), "not a positive multiple of 512"),
+        (("--profile", "st20000nm007d", "--runtime", "-1"), "--runtime: bad duration"),
+        (("--profile", "st20000nm007d", "--span", "30T"), "past the device end"),
+        (("--profile", "/nonexistent/x.profile",), "cannot read /nonexistent/x.profile"),
+        (("--profile", "generic-7200", "--fua", "off", "--policy", "fua"), "no native FUA"),
+        (("--profile", "generic-7200", "--workload", "replay"), "needs --trace"),
+    ]
+    for args, needle in cases:
+        p = sim(*args, "--json", ok=False)
+        assert p.returncode != 0, f"{args}: exit 0"
+        assert p.stdout == "", f"{args}: wrote to stdout"
+        assert needle in p.stderr, f"{args}: '{p.stderr.strip()}' lacks '{needle}'"
+    with tempfile.TemporaryDirectory() as tmp:
+        for text, needle in [("0 W 0 4096 -\n5 X 0 4096 -\n", "t:2: bad op"),
+                             ("0 W 0 4096\n", "t:1: expected 5 fields"),
+                             ("10 W 0 4096 -\n5 W 0 4096 -\n", "t:2: submit time goes backwards"),
+                             ("0 W 99999999999999 4096 -\n", "t:1: request 0: WRITE at 99999999999999"),
+                             ("0 W 0 4096 -\n0 W 0 100 -\n", "t:2: request 1: WRITE at 0 length 100")]:
+            path = os.path.join(tmp, "t")
+            with open(path, "w") as f:
+                f.write(text)
+            p = sim("--profile", "generic-7200", "--workload", "replay", "--trace", path, "--json", ok=False)
+            assert p.returncode != 0 and p.stdout == "", text
+            assert needle in p.stderr, f"'{p.stderr.strip()}' lacks '{needle}'"
+
+
+def explain_timeline():
+    p = sim("--profile", "st20000nm007d", "--policy", "fua+flush", "--runtime", "0.1", "--explain", "4")
+    lines = [l for l in p.stdout.splitlines() if l[:1].isdigit()]
+    assert len(lines) == 4, p.stdout
+    flush = lines[3].split()
+    assert flush[1] == "FLUSH"
+    # the flush after a sequential FUA write waits most of a revolution
+    assert float(flush[7]) > 7000, flush
+
+
+for name, fn in [("json contract", json_contract), ("deterministic", deterministic),
+                 ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
+                 ("replay native and blkparse", replay_native_and_blkparse),
+                 ("bad input", bad_input), ("explain timeline", explain_timeline)]:
+    check(name, fn)
+print(f"1..{len(results)}")
+for i, (ok, name, why) in enumerate(results, 1):
+    print(f"{'ok' if ok else 'not ok'} {i} {name}")
+    if why:
+        print("# " + why.replace("\n", "\n# "))
+sys.exit(0 if all(r[0] for r in results) else 1)
