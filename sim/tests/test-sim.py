@@ -69,7 +69,7 @@ def replay_native_and_blkparse():
         nat = os.path.join(tmp, "t.trace")
         with open(nat, "w") as f:
             f.write("# platter-trace v1\n0 W 0 4096 -\n1000 W 4096 4096 FUA\n2000 F 0 0 -  # flush\n"
-                    "3000 R 0 4096 -\n4000 W 8192 4096 -\n900000000 R 8192 4096 -\n")
+                    "3000 R 0 4096 -\n4000 W 8192 4096 -\n20000000 R 8192 4096 -\n")
         d = json.loads(sim("--profile", "generic-7200", "--workload", "replay", "--trace", nat, "--json").stdout)
         dev = d["device"]
         assert d["ios"] == 6 and dev["fua_writes"] == 1 and dev["flushes"] == 1, dev
