@@ -12,13 +12,24 @@ static gint cmp_lba(gconstpointer a, gconstpointer b, gpointer unused)
     return x < y ? -1 : x > y;
 }
 
+static gint cmp_cyl(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    (void)unused;
+    return x < y ? -1 : x > y;
+}
+
+static void free_cyl(gpointer p)
+{
+    CylIndex *ci = p;
+    g_tree_destroy(ci->by_phase);
+    g_free(ci);
+}
+
 static gint cmp_pos(gconstpointer a, gconstpointer b, gpointer unused)
 {
     const Extent *x = a, *y = b;
     (void)unused;
-    if (x->cyl != y->cyl) {
-        return x->cyl < y->cyl ? -1 : 1;
-    }
     if (x->phase != y->phase) {
         return x->phase < y->phase ? -1 : 1;
     }
@@ -29,16 +40,16 @@ void cache_init(Cache *c, const Geometry *geo)
 {
     *c = (Cache){ .geo = geo };
     c->by_lba = g_tree_new_full(cmp_lba, NULL, NULL, g_free);
-    c->by_pos = geo ? g_tree_new_full(cmp_pos, NULL, NULL, NULL) : NULL;
+    c->by_cyl = geo ? g_tree_new_full(cmp_cyl, NULL, NULL, free_cyl) : NULL;
 }
 
 void cache_destroy(Cache *c)
 {
-    if (c->by_pos) {
-        g_tree_destroy(c->by_pos);
+    if (c->by_cyl) {
+        g_tree_destroy(c->by_cyl);
     }
     g_tree_destroy(c->by_lba);
-    c->by_pos = c->by_lba = NULL;
+    c->by_cyl = c->by_lba = NULL;
 }
 
 void cache_clear(Cache *c)
@@ -56,14 +67,25 @@ static void index_pos(Cache *c, Extent *e)
         e->cyl = ph.cyl;
         e->head = ph.head;
         e->phase = ph.start_phase;
-        g_tree_insert(c->by_pos, e, e);
+        CylIndex *ci = g_tree_lookup(c->by_cyl, &e->cyl);
+        if (!ci) {
+            ci = g_new0(CylIndex, 1);
+            ci->cyl = e->cyl;
+            ci->by_phase = g_tree_new_full(cmp_pos, NULL, NULL, NULL);
+            g_tree_insert(c->by_cyl, &ci->cyl, ci);
+        }
+        g_tree_insert(ci->by_phase, e, e);
     }
 }
 
 static void unindex_pos(Cache *c, Extent *e)
 {
     if (c->geo) {
-        g_tree_remove(c->by_pos, e);
+        CylIndex *ci = g_tree_lookup(c->by_cyl, &e->cyl);
+        g_tree_remove(ci->by_phase, e);
+        if (g_tree_nnodes(ci->by_phase) == 0) {
+            g_tree_remove(c->by_cyl, &e->cyl);
+        }
     }
 }
 
@@ -239,28 +261,27 @@ bool cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
     return false;
 }
 
-/* First eligible extent at or after `n` within cylinder `cyl`, wrapping
- * round to the cylinder's lowest angle; NULL if none is eligible. */
-static Extent *first_in_cyl_from(Cache *c, uint32_t cyl, uint64_t phase,
+/* First eligible extent at or after angle `phase` on a cylinder, wrapping
+ * round to its lowest angle; NULL if none is eligible. */
+static Extent *first_in_cyl_from(const CylIndex *ci, uint64_t phase,
                                  uint64_t max_seq)
 {
-    Extent key = { .cyl = cyl, .phase = phase, .lba = 0 };
-    GTreeNode *start = g_tree_lower_bound(c->by_pos, &key);
+    Extent key = { .phase = phase, .lba = 0 };
+    GTreeNode *n = g_tree_lower_bound(ci->by_phase, &key);
 
-    for (int pass = 0; pass < 2; pass++) {
-        GTreeNode *n = pass == 0 ? start : NULL;
-        if (pass == 1) {
-            Extent k0 = { .cyl = cyl };
-            n = g_tree_lower_bound(c->by_pos, &k0);
+    for (; n; n = g_tree_node_next(n)) {
+        Extent *e = g_tree_node_value(n);
+        if (!e->busy && e->seq <= max_seq) {
+            return e;
         }
-        for (; n; n = g_tree_node_next(n)) {
-            Extent *e = g_tree_node_value(n);
-            if (e->cyl != cyl || (pass == 1 && e->phase >= phase)) {
-                break;
-            }
-            if (!e->busy && e->seq <= max_seq) {
-                return e;
-            }
+    }
+    for (n = g_tree_node_first(ci->by_phase); n; n = g_tree_node_next(n)) {
+        Extent *e = g_tree_node_value(n);
+        if (e->phase >= phase) {
+            break;
+        }
+        if (!e->busy && e->seq <= max_seq) {
+            return e;
         }
     }
     return NULL;
@@ -271,16 +292,14 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
     const Geometry *g = c->geo;
     Extent *best = NULL;
     hwm_ns best_cost = INT64_MAX;
+    GTreeNode *here = g_tree_lower_bound(c->by_cyl, &arm.cyl);
 
     /* the arm's own cylinder: heads differ in cost, check each extent */
-    {
-        Extent k0 = { .cyl = arm.cyl };
-        for (GTreeNode *n = g_tree_lower_bound(c->by_pos, &k0); n;
+    if (here && ((CylIndex *)g_tree_node_value(here))->cyl == arm.cyl) {
+        CylIndex *ci = g_tree_node_value(here);
+        for (GTreeNode *n = g_tree_node_first(ci->by_phase); n;
              n = g_tree_node_next(n)) {
             Extent *e = g_tree_node_value(n);
-            if (e->cyl != arm.cyl) {
-                break;
-            }
             if (e->busy || e->seq > max_seq) {
                 continue;
             }
@@ -292,35 +311,28 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
         }
     }
     /* then outward in both directions while a seek alone is cheaper than
-     * the best found; in another cylinder only the first extent at or after
+     * the best found; on another cylinder only the first extent at or after
      * the arrival angle can win */
     for (int dir = -1; dir <= 1; dir += 2) {
-        uint32_t cyl = arm.cyl;
-        for (;;) {
-            GTreeNode *n;
-            if (dir > 0) {
-                if (cyl == UINT32_MAX) {
-                    break;
-                }
-                Extent k = { .cyl = cyl + 1 };
-                n = g_tree_lower_bound(c->by_pos, &k);
-            } else {
-                Extent k = { .cyl = cyl };
-                GTreeNode *lb = g_tree_lower_bound(c->by_pos, &k);
-                n = lb ? g_tree_node_previous(lb) : g_tree_node_last(c->by_pos);
+        GTreeNode *n;
+        if (dir > 0) {
+            n = here;
+            if (n && ((CylIndex *)g_tree_node_value(n))->cyl == arm.cyl) {
+                n = g_tree_node_next(n);
             }
-            if (!n) {
-                break;
-            }
-            Extent *first = g_tree_node_value(n);
-            cyl = first->cyl;
-            uint32_t d = cyl > arm.cyl ? cyl - arm.cyl : arm.cyl - cyl;
+        } else {
+            n = here ? g_tree_node_previous(here) : g_tree_node_last(c->by_cyl);
+        }
+        for (; n; n = dir > 0 ? g_tree_node_next(n) : g_tree_node_previous(n)) {
+            const CylIndex *ci = g_tree_node_value(n);
+            uint32_t d = ci->cyl > arm.cyl ? ci->cyl - arm.cyl
+                                           : arm.cyl - ci->cyl;
             hwm_ns seek = geometry_seek_ns(g, d) + (hwm_ns)g->write_settle_ns;
             if (seek >= best_cost) {
                 break;
             }
             uint64_t arrive = geometry_phase(g, t + seek);
-            Extent *e = first_in_cyl_from(c, cyl, arrive, max_seq);
+            Extent *e = first_in_cyl_from(ci, arrive, max_seq);
             if (e) {
                 hwm_ns cost = seek + geometry_wait_ns(g, arrive, e->phase);
                 if (cost < best_cost ||

@@ -23,9 +23,15 @@ typedef struct {
     uint64_t phase;
 } Extent;
 
+/* The dirty extents starting on one cylinder, by start angle. */
+typedef struct {
+    uint32_t cyl;
+    GTree *by_phase;         /* Extent -> Extent, ordered (phase, lba) */
+} CylIndex;
+
 typedef struct {
     GTree *by_lba;           /* &Extent.lba -> Extent */
-    GTree *by_pos;           /* Extent -> Extent, ordered (cyl, phase, lba) */
+    GTree *by_cyl;           /* &CylIndex.cyl -> CylIndex, rotating media */
     const Geometry *geo;     /* NULL: no position index (flash) */
     uint64_t dirty_sectors;
     uint64_t volatile_sectors;

@@ -19,6 +19,8 @@ static uint64_t isqrt64(uint64_t x)
     return r;
 }
 
+static hwm_ns seek_curve_ns(const Geometry *g, uint32_t d);
+
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
     return a / b + (a % b != 0);
@@ -91,15 +93,20 @@ bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     }
     g->boundary_cyl = (g->cylinders - 1) / 3;
     g->sqrt_boundary = isqrt64((uint64_t)g->boundary_cyl << 20);
+    g->short_seek_ns = g_new(hwm_ns, SHORT_SEEKS);
+    for (uint32_t d = 0; d < SHORT_SEEKS; d++) {
+        g->short_seek_ns[d] = seek_curve_ns(g, d);
+    }
     return true;
 }
 
 void geometry_free(Geometry *g)
 {
     g_clear_pointer(&g->zones, g_free);
+    g_clear_pointer(&g->short_seek_ns, g_free);
 }
 
-hwm_ns geometry_seek_ns(const Geometry *g, uint32_t d)
+static hwm_ns seek_curve_ns(const Geometry *g, uint32_t d)
 {
     if (d == 0) {
         return 0;
@@ -137,6 +144,11 @@ hwm_ns geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt)
     unsigned __int128 units = (unsigned __int128)PHASE_REV * sectors;
     unsigned __int128 per_rpm = (unsigned __int128)spt * g->rpm;
     return (hwm_ns)((units + per_rpm - 1) / per_rpm);
+}
+
+hwm_ns geometry_seek_ns(const Geometry *g, uint32_t d)
+{
+    return d < SHORT_SEEKS ? g->short_seek_ns[d] : seek_curve_ns(g, d);
 }
 
 static uint32_t find_zone(const Geometry *g, uint64_t lba)

@@ -40,7 +40,11 @@ typedef struct {
     uint64_t sqrt_boundary;    /* isqrt(boundary << 20) */
     uint64_t write_settle_ns;
     uint64_t head_switch_ns;
+    hwm_ns *short_seek_ns;     /* seek_ns for distances < SHORT_SEEKS: the
+                                  write-back search asks for these often */
 } Geometry;
+
+#define SHORT_SEEKS 16384u
 
 typedef struct {
     uint32_t cyl;
