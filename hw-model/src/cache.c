@@ -303,7 +303,10 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
             if (e->busy || e->seq > max_seq) {
                 continue;
             }
-            hwm_ns cost = geometry_access_cost(g, arm, t, e->lba, true);
+            Phys to = { .cyl = e->cyl, .head = e->head };
+            hwm_ns pos = geometry_position_ns(g, arm, &to, true);
+            hwm_ns cost = pos + geometry_wait_ns(g, geometry_phase(g, t + pos),
+                                                 e->phase);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = e;

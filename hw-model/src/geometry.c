@@ -3,18 +3,21 @@
  * Ruemmler & Wilkes shape fitted through the three figures drive data sheets
  * give: track-to-track, average (a third of the stroke) and full stroke.
  */
+#include <math.h>
+
 #include "geometry.h"
 
+/* Exact integer square root.  The double is only a first guess: the
+ * result is corrected with integer arithmetic, so it is the same on every
+ * machine. */
 static uint64_t isqrt64(uint64_t x)
 {
-    uint64_t r = 0;
-    for (uint64_t bit = 1ull << 62; bit; bit >>= 2) {
-        if (x >= r + bit) {
-            x -= r + bit;
-            r = (r >> 1) + bit;
-        } else {
-            r >>= 1;
-        }
+    uint64_t r = (uint64_t)sqrt((double)x);
+    while (r > 0 && (r > UINT32_MAX || r * r > x)) {
+        r--;
+    }
+    while (r + 1 <= UINT32_MAX && (r + 1) * (r + 1) <= x) {
+        r++;
     }
     return r;
 }
