@@ -2,10 +2,11 @@
  * Model throughput in requests per host-CPU second.  A benchmark, not a
  * test: it prints figures and asserts nothing about them.
  *
- *   bench-model [PROFILE_DIR]
+ *   bench-model [PROFILE_DIR [SCENARIO]]     SCENARIO: 1, 2 or 3 (default all)
  */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime: host CPU time */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -105,9 +106,10 @@ static void report(const char *name, uint64_t n, double s, const char *extra)
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : PROFILE_DIR;
+    int only = argc > 2 ? atoi(argv[2]) : 0;
     uint64_t s = 1;
 
-    {   /* QD1 sequential FUA writes */
+    if (!only || only == 1) {   /* QD1 sequential FUA writes */
         g_autoptr(HwmProfile) p = profile_with(dir, "st20000nm007d", NULL);
         g_autoptr(HwmDevice) d = dev_new(p, HWM_TRISTATE_PROFILE);
         const uint64_t n = 2000000;
@@ -119,7 +121,7 @@ int main(int argc, char **argv)
         }
         report("QD1 sequential 4K FUA writes (st20000nm007d)", n, cpu_s() - c0, "");
     }
-    {   /* QD1 random writes into a full cache of 65536 4 KiB extents */
+    if (!only || only == 2) {   /* QD1 random writes into a full cache */
         static const char *const over[] = { "cache_segments = 65536",
                                              "cache_high_water_pct = 100",
                                              "idle_destage_delay_ms = 100000",
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
                    st.dirty_extents);
         report("QD1 random 4K writes, 256 MB cache full", n, c, extra);
     }
-    {   /* QD32 random reads, SPTF, full stroke, cache off */
+    if (!only || only == 3) {   /* QD32 random reads, SPTF, full stroke */
         g_autoptr(HwmProfile) p = profile_with(dir, "generic-7200", NULL);
         g_autoptr(HwmDevice) d = dev_new(p, HWM_OFF);
         const uint64_t blocks = hwm_device_capacity_bytes(d) / 4096, n = 1000000;

@@ -476,7 +476,9 @@ static bool destage_wanted(HwmDevice *d, hwm_ns t)
     if (idle && t >= due) {
         return true;
     }
-    if (idle && d->wake_at != due) {
+    if (idle && d->wake_at == HWM_NEVER) {
+        /* one wake-up at a time: when it fires early (more commands came
+         * since), this re-arms it for the new due time */
         d->wake_at = due;
         timer_push(d, due, EV_WAKE, NULL, 0);
     }
