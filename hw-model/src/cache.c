@@ -91,6 +91,7 @@ static void unindex_pos(Cache *c, Extent *e)
 
 static void account(Cache *c, const Extent *e, int sign)
 {
+    c->generation++;
     if (sign > 0) {
         c->dirty_sectors += e->sectors;
         c->volatile_sectors += e->durable ? 0 : e->sectors;
@@ -379,6 +380,7 @@ Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n)
         add_extent(c, lba + n, total - n, durable, seq);
     }
     e->busy = true;
+    c->generation++;
     return e;
 }
 

@@ -36,6 +36,7 @@ typedef struct {
     uint64_t dirty_sectors;
     uint64_t volatile_sectors;
     uint32_t extents;
+    uint64_t generation;     /* bumped by every change */
 } Cache;
 
 void cache_init(Cache *c, const Geometry *geo);

@@ -101,6 +101,11 @@ struct HwmDevice {
     uint64_t ack_seq;
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
+    struct {                    /* the state when room last ran out */
+        const struct Cmd *cmd;
+        uint64_t generation;
+        uint64_t reserved;
+    } room_fail;
 
     /* media-cache log: where the next FUA append goes */
     uint32_t log_cyl, log_head;
@@ -288,7 +293,16 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
             g_ptr_array_add(d->media_q, c);
             continue;
         }
-        if (!room_for(d, c)) {
+        /* skip the check when nothing changed since this waiter last
+         * failed to fit */
+        bool unchanged = d->room_fail.cmd == c &&
+                         d->room_fail.generation == d->cache.generation &&
+                         d->room_fail.reserved == d->reserved_sectors +
+                                                  d->reserved_extents;
+        if (unchanged || !room_for(d, c)) {
+            d->room_fail.cmd = c;
+            d->room_fail.generation = d->cache.generation;
+            d->room_fail.reserved = d->reserved_sectors + d->reserved_extents;
             break;
         }
         g_queue_pop_head(&d->room_wait);
@@ -857,6 +871,7 @@ static void drop_commands(HwmDevice *d)
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
+    d->room_fail.cmd = NULL;
     for (uint32_t u = 0; u < d->nunits; u++) {
         ArmPos arm = d->units[u].arm;
         d->units[u] = (Unit){ .arm = arm };

@@ -51,7 +51,6 @@
 #define HDD_OPT_WCE         "write-cache"
 #define HDD_OPT_QD          "queue-depth"
 #define HDD_OPT_POLICY      "policy"
-#define HDD_OPT_SEED        "seed"
 #define HDD_OPT_TRACE       "trace"
 
 #define HDD_DEFAULT_PROFILE "generic-7200"
@@ -99,11 +98,6 @@ static QemuOptsList hdd_runtime_opts = {
             .type = QEMU_OPT_STRING,
             .help = "command scheduling: fifo or sptf "
                     "(default: as the profile says)",
-        },
-        {
-            .name = HDD_OPT_SEED,
-            .type = QEMU_OPT_NUMBER,
-            .help = "seed for the profile's stochastic terms (default 0)",
         },
         {
             .name = HDD_OPT_TRACE,
@@ -702,7 +696,6 @@ static bool hdd_parse_config(QemuOpts *opts, HwmConfig *cfg, Error **errp)
                    "not '%s'", policy);
         return false;
     }
-    cfg->seed = qemu_opt_get_number(opts, HDD_OPT_SEED, 0);
     return true;
 }
 
@@ -988,7 +981,6 @@ static const char *const hdd_strong_runtime_opts[] = {
     HDD_OPT_WCE,
     HDD_OPT_QD,
     HDD_OPT_POLICY,
-    HDD_OPT_SEED,
     NULL
 };
 
