@@ -251,13 +251,18 @@ static int run(Opts *o, GError **errp)
     return 0;
 }
 
+static void set_default(char **opt, const char *value)
+{
+    if (!*opt) {
+        *opt = g_strdup(value);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    Opts o = { .workload = g_strdup("dsync"), .pattern = g_strdup("seq"),
-               .policy = g_strdup("fua+flush"), .runtime = g_strdup("60"),
-               .host_us = g_strdup("10"), .jobs = 1, .seed = 1 };
-    const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
-    o.profile_dir = g_strdup(env_dir ? env_dir : PLATTER_PROFILE_DIR);
+    /* string options start NULL: GOption replaces, it does not free, the
+     * initial value; defaults are applied after parsing */
+    Opts o = { .jobs = 1, .seed = 1 };
     GOptionEntry entries[] = {
         { "profile", 0, 0, G_OPTION_ARG_STRING, &o.profile,
           "drive profile: a NAME in the profile dir or a FILE", "NAME|FILE" },
@@ -320,6 +325,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "platter-sim: unexpected argument '%s'\n", argv[1]);
         return 2;
     }
+    const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
+    set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
+    set_default(&o.workload, "dsync");
+    set_default(&o.pattern, "seq");
+    set_default(&o.policy, "fua+flush");
+    set_default(&o.runtime, "60");
+    set_default(&o.host_us, "10");
     rc = run(&o, &err);
     if (err) {
         fprintf(stderr, "platter-sim: %s\n", err->message);
