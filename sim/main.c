@@ -113,9 +113,9 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         return false;
     }
     if (!units_parse_decimal(o->runtime, 1000000000ull, &v) || v == 0 ||
-        v > (uint64_t)INT64_MAX / 2) {
+        v > 100000ull * 1000000000ull) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--runtime: bad duration '%s' (positive seconds, e.g. 60 "
+                    "--runtime: bad duration '%s' (seconds, above 0 and at most 100000, e.g. 60 "
                     "or 0.5)", o->runtime);
         return false;
     }

@@ -294,11 +294,35 @@ static void check_flush(GArray *acked, GArray *vol, hwm_ns submit)
     }
 }
 
-static void durability_run(const char *profile, uint64_t seed)
+/* A shipped profile with one key's value replaced. */
+static HwmProfile *load_with(const char *name, const char *key,
+                             const char *value)
+{
+    g_autofree char *path = g_strdup_printf("%s/%s.profile", PROFILE_DIR, name);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_autofree char *pattern = g_strdup_printf("(?m)^%s *=[^#\n]*", key);
+    g_autofree char *repl = g_strdup_printf("%s = %s ", key, value);
+    g_autoptr(GRegex) re = g_regex_new(pattern, 0, 0, NULL);
+    g_autofree char *out = g_regex_replace_literal(re, text, -1, 0, repl, 0, NULL);
+    g_assert_cmpstr(out, !=, text);
+    return parse(out);
+}
+
+static void durability_run_profile(HwmProfile *p, uint64_t seed,
+                                   HwmTristate wce, HwmPolicy policy);
+
+static void durability_run(const char *profile, uint64_t seed, HwmTristate wce,
+                           HwmPolicy policy)
 {
     g_autoptr(HwmProfile) p = load(profile);
-    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
-                                    HWM_POLICY_PROFILE);
+    durability_run_profile(p, seed, wce, policy);
+}
+
+static void durability_run_profile(HwmProfile *p, uint64_t seed,
+                                   HwmTristate wce, HwmPolicy policy)
+{
+    g_autoptr(HwmDevice) d = device(p, wce, policy);
     Ref ref = { { 0 } };
     uint64_t s = seed;
     hwm_ns t = 0;
@@ -367,11 +391,59 @@ static void durability_run(const char *profile, uint64_t seed)
     ref_check_equal(&ref, lost);
 }
 
+static void test_durability_media_cache(void)
+{
+    g_autoptr(HwmProfile) p = load_with("st20000nm007d", "fua_method",
+                                        "media-cache");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        durability_run_profile(p, seed, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    }
+}
+
+static void test_durability_queued_flush(void)
+{
+    g_autoptr(HwmProfile) p = load_with("generic-7200", "flush", "queued");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        durability_run_profile(p, seed, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    }
+}
+
+/* SPTF must beat FIFO at depth: that is what it is for. */
+static hwm_ns qd32_mean(HwmPolicy pol)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, pol);
+    uint64_t s = 5, blocks = hwm_device_capacity_bytes(d) / 4096;
+    hwm_ns t = 0, first = -1;
+    const int n = 5000;
+    for (int i = 0; i < 32; i++) {
+        submit(d, 0, (uint64_t)i, HWM_OP_READ, 0, rng_next(&s) % blocks * 4096, 4096);
+    }
+    for (int i = 0; i < n; i++) {
+        HwmEvent e = next_completion(d);
+        first = first < 0 ? e.time_ns : first;
+        t = e.time_ns;
+        submit(d, t, 100 + (uint64_t)i, HWM_OP_READ, 0,
+               rng_next(&s) % blocks * 4096, 4096);
+    }
+    return (t - first) / (n - 1);
+}
+
+static void test_sptf_beats_fifo(void)
+{
+    hwm_ns fifo = qd32_mean(HWM_POLICY_FIFO), sptf = qd32_mean(HWM_POLICY_SPTF);
+    g_test_message("QD32 random reads: FIFO %" G_GINT64_FORMAT " ns, SPTF %"
+                   G_GINT64_FORMAT " ns per request", fifo, sptf);
+    g_assert_cmpint(sptf * 2, <, fifo);
+}
+
 static void test_durability(gconstpointer profile)
 {
     for (uint64_t seed = 1; seed <= 4; seed++) {
-        durability_run(profile, seed);
+        durability_run(profile, seed, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
     }
+    durability_run(profile, 5, HWM_OFF, HWM_POLICY_PROFILE);
+    durability_run(profile, 6, HWM_TRISTATE_PROFILE, HWM_POLICY_FIFO);
 }
 
 /* ---- bad input ---------------------------------------------------------------- */
@@ -510,6 +582,10 @@ int main(int argc, char **argv)
     g_test_add_data_func("/durability/generic-7200", "generic-7200",
                          test_durability);
     g_test_add_data_func("/durability/990pro", "990pro", test_durability);
+    g_test_add_data_func("/durability/ideal", "ideal", test_durability);
+    g_test_add_func("/durability/media-cache-fua", test_durability_media_cache);
+    g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
+    g_test_add_func("/physics/sptf-beats-fifo", test_sptf_beats_fifo);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
     g_test_add_func("/input/profile-errors", test_profile_errors);

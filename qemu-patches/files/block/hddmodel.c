@@ -427,8 +427,13 @@ static void hdd_fast_forward_bh(void *opaque);
 /* Arm the timer for the model's next event (or run the model forward). */
 static void hdd_schedule(BDRVHddState *s)
 {
-    hwm_ns t = hwm_next_event(s->dev);
+    hwm_ns t;
 
+    if (!s->dev) {
+        /* drained while still opening (child attach): nothing to run */
+        return;
+    }
+    t = hwm_next_event(s->dev);
     if (!QTAILQ_EMPTY(&s->reqs) && hdd_clock_stalled(s)) {
         if (!s->ff_scheduled) {
             s->ff_scheduled = true;
