@@ -3,6 +3,7 @@
  * trace on a virtual clock, and report like fio.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime: host CPU time, reported apart */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,18 @@ typedef struct {
     gboolean json, flush_share, dump_profile;
 } Opts;
 
+/* Set an option error and return false, so checks read as one line. */
+G_GNUC_PRINTF(2, 3)
+static bool bad(GError **errp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(errp, HWM_ERROR, HWM_ERROR_INVALID, msg);
+    return false;
+}
+
 static bool on_off(const char *name, const char *v, HwmTristate *out,
                    GError **errp)
 {
@@ -30,9 +43,7 @@ static bool on_off(const char *name, const char *v, HwmTristate *out,
     } else if (!strcmp(v, "off")) {
         *out = HWM_OFF;
     } else {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--%s: expected on or off, got '%s'", name, v);
-        return false;
+        return bad(errp, "--%s: expected on or off, got '%s'", name, v);
     }
     return true;
 }
@@ -45,10 +56,9 @@ static bool size_opt(const char *name, const char *v, uint64_t dflt,
         return true;
     }
     if (!units_parse_size(v, out)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--%s: bad size '%s' (a number with an optional K, M, G "
-                    "or T suffix)", name, v);
-        return false;
+        return bad(errp, "--%s: bad size '%s' (a number with an optional K, "
+                         "M, G or T suffix)",
+                         name, v);
     }
     return true;
 }
@@ -66,23 +76,19 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     } else if (!strcmp(o->workload, "replay")) {
         p->kind = WL_REPLAY;
     } else {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--workload: unknown '%s' (dsync, fsync-append, replay)",
-                    o->workload);
-        return false;
+        return bad(errp, "--workload: unknown '%s' (dsync, fsync-append, "
+                         "replay)",
+                         o->workload);
     }
     if (!policy_parse(o->policy, &p->policy)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--policy: unknown '%s' (fua+flush, fua, write+flush, "
-                    "fua-emulated)", o->policy);
-        return false;
+        return bad(errp, "--policy: unknown '%s' (fua+flush, fua, "
+                         "write+flush, fua-emulated)",
+                         o->policy);
     }
     if (!strcmp(o->pattern, "rand")) {
         p->random = true;
     } else if (strcmp(o->pattern, "seq") != 0) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--pattern: unknown '%s' (seq, rand)", o->pattern);
-        return false;
+        return bad(errp, "--pattern: unknown '%s' (seq, rand)", o->pattern);
     }
     if (!size_opt("bs", o->bs, 4096, &p->bs_bytes, errp) ||
         !size_opt("span", o->span, 100ull << 30, &p->span_bytes, errp) ||
@@ -90,48 +96,36 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         return false;
     }
     if (p->bs_bytes == 0 || p->bs_bytes % HWM_SECTOR_BYTES) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--bs: %" G_GUINT64_FORMAT " is not a positive multiple "
-                    "of %u", p->bs_bytes, HWM_SECTOR_BYTES);
-        return false;
+        return bad(errp, "--bs: %" G_GUINT64_FORMAT " is not a positive "
+                         "multiple of %u", p->bs_bytes, HWM_SECTOR_BYTES);
     }
     if (p->offset_bytes % p->bs_bytes) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--offset: must be a multiple of --bs");
-        return false;
+        return bad(errp, "--offset: must be a multiple of --bs");
     }
     if (o->jobs < 1 || o->jobs > 4096) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--jobs: %d is outside 1..4096", o->jobs);
-        return false;
+        return bad(errp, "--jobs: %d is outside 1..4096", o->jobs);
     }
     p->jobs = (uint32_t)o->jobs;
     if (p->span_bytes / p->bs_bytes < p->jobs) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--span: too small for %u jobs of --bs %" G_GUINT64_FORMAT,
-                    p->jobs, p->bs_bytes);
-        return false;
+        return bad(errp, "--span: too small for %u jobs of --bs %"
+                         G_GUINT64_FORMAT, p->jobs, p->bs_bytes);
     }
     if (!units_parse_decimal(o->runtime, 1000000000ull, &v) || v == 0 ||
         v > 100000ull * 1000000000ull) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--runtime: bad duration '%s' (seconds, above 0 and at most 100000, e.g. 60 "
-                    "or 0.5)", o->runtime);
-        return false;
+        return bad(errp, "--runtime: bad duration '%s' (seconds, above 0 and "
+                         "at most 100000, e.g. 60 or 0.5)",
+                         o->runtime);
     }
     p->runtime_ns = (hwm_ns)v;
     if (!units_parse_decimal(o->host_us, 1000, &v) || v > 1000000000ull) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--host-us: bad duration '%s' (microseconds)", o->host_us);
-        return false;
+        return bad(errp, "--host-us: bad duration '%s' (microseconds)",
+                         o->host_us);
     }
     p->host_cmd_ns = (hwm_ns)v;
     p->flush_share = o->flush_share;
     p->seed = (uint64_t)o->seed;
     if (o->explain < 0) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--explain: must be >= 0");
-        return false;
+        return bad(errp, "--explain: must be >= 0");
     }
     p->explain = (uint32_t)o->explain;
     p->explain_out = o->json ? stderr : stdout;
@@ -142,9 +136,8 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         return false;
     }
     if (o->queue_depth < 0 || o->queue_depth > 65536) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--queue-depth: %d is outside 1..65536", o->queue_depth);
-        return false;
+        return bad(errp, "--queue-depth: %d is outside 1..65536",
+                         o->queue_depth);
     }
     cfg->queue_depth = (uint32_t)o->queue_depth;
     if (o->queue_policy) {
@@ -153,16 +146,12 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         } else if (!strcmp(o->queue_policy, "sptf")) {
             cfg->policy = HWM_POLICY_SPTF;
         } else {
-            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                        "--queue-policy: unknown '%s' (fifo, sptf)",
-                        o->queue_policy);
-            return false;
+            return bad(errp, "--queue-policy: unknown '%s' (fifo, sptf)",
+                             o->queue_policy);
         }
     }
     if (p->kind == WL_REPLAY && !o->trace) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--workload replay needs --trace FILE");
-        return false;
+        return bad(errp, "--workload replay needs --trace FILE");
     }
     return true;
 }
