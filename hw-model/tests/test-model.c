@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "drive.h"
 #include "hwm.h"
 
 #define MS 1000000ll
@@ -227,73 +228,6 @@ static void test_seek_endpoints(void)
 
 /* ---- durability ------------------------------------------------------------ */
 
-#define REF_SECTORS 4096        /* a 2 MiB window, so collisions are common */
-
-typedef struct {
-    uint8_t vol[REF_SECTORS];   /* 1: acknowledged, not durable */
-} Ref;
-
-static void ref_mark(Ref *r, uint64_t off, uint64_t len, uint8_t v)
-{
-    for (uint64_t s = off / 512; s < (off + len) / 512; s++) {
-        r->vol[s] = v;
-    }
-}
-
-static void ref_check_equal(const Ref *r, GArray *lost)
-{
-    uint8_t got[REF_SECTORS] = { 0 };
-    for (guint i = 0; i < lost->len; i++) {
-        HwmExtent *x = &g_array_index(lost, HwmExtent, i);
-        g_assert_cmpuint(x->offset + x->length, <=, REF_SECTORS * 512ull);
-        for (uint64_t s = x->offset / 512; s < (x->offset + x->length) / 512;
-             s++) {
-            got[s] = 1;
-        }
-    }
-    for (uint32_t s = 0; s < REF_SECTORS; s++) {
-        if (got[s] != r->vol[s]) {
-            g_error("sector %u: model says %s, reference says %s", s,
-                    got[s] ? "lost" : "durable", r->vol[s] ? "lost" : "durable");
-        }
-    }
-}
-
-typedef struct {
-    hwm_ns time;
-    uint64_t offset, length;
-} Ack;
-
-static bool overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
-{
-    return a < b + bl && b < a + al;
-}
-
-/* At a FLUSH's completion, every write acknowledged before the flush was
- * submitted is durable, unless a write acknowledged later covers it. */
-static void check_flush(GArray *acked, GArray *vol, hwm_ns submit)
-{
-    for (guint a = 0; a < acked->len; a++) {
-        Ack *w = &g_array_index(acked, Ack, a);
-        if (w->time > submit) {
-            continue;
-        }
-        for (guint v = 0; v < vol->len; v++) {
-            HwmExtent *x = &g_array_index(vol, HwmExtent, v);
-            if (!overlaps(x->offset, x->length, w->offset, w->length)) {
-                continue;
-            }
-            bool newer = false;
-            for (guint b = a + 1; b < acked->len && !newer; b++) {
-                Ack *n = &g_array_index(acked, Ack, b);
-                newer = n->time > submit &&
-                        overlaps(n->offset, n->length, w->offset, w->length);
-            }
-            g_assert_true(newer);
-        }
-    }
-}
-
 /* A shipped profile with one key's value replaced. */
 static HwmProfile *load_with(const char *name, const char *key,
                              const char *value)
@@ -304,91 +238,48 @@ static HwmProfile *load_with(const char *name, const char *key,
     g_autofree char *pattern = g_strdup_printf("(?m)^%s *=[^#\n]*", key);
     g_autofree char *repl = g_strdup_printf("%s = %s ", key, value);
     g_autoptr(GRegex) re = g_regex_new(pattern, 0, 0, NULL);
-    g_autofree char *out = g_regex_replace_literal(re, text, -1, 0, repl, 0, NULL);
+    g_autofree char *out = g_regex_replace_literal(re, text, -1, 0, repl, 0,
+                                                   NULL);
     g_assert_cmpstr(out, !=, text);
     return parse(out);
 }
 
+/* Random writes (some FUA), flushes, reads, discards and power cuts in a
+ * small window, checked event by event by the oracle in drive.c. */
 static void durability_run_profile(HwmProfile *p, uint64_t seed,
-                                   HwmTristate wce, HwmPolicy policy);
+                                   HwmTristate wce, HwmPolicy policy)
+{
+    g_autoptr(HwmDevice) d = device(p, wce, policy);
+    g_autoptr(GString) why = g_string_new(NULL);
+    const size_t n = 4000;
+    g_autofree DriveStep *steps = g_new0(DriveStep, n);
+    uint64_t s = seed;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = rng_next(&s);
+        DriveStep *st = &steps[i];
+        st->gap_ns = (hwm_ns)(r % (3 * MS));
+        r = rng_next(&s);
+        st->power_cut = r % 97 == 0;
+        st->op = (HwmOp)(r % 10 < 6 ? HWM_OP_WRITE : r % 10 < 8 ?
+                         HWM_OP_FLUSH : r % 10 < 9 ? HWM_OP_READ :
+                         HWM_OP_DISCARD);
+        st->flags = st->op == HWM_OP_WRITE && (r >> 8) % 4 == 0 ? HWM_REQ_FUA
+                                                                 : 0;
+        st->sectors = (uint32_t)((r >> 16) % 32);
+        st->sector = (uint32_t)((r >> 24) % DRIVE_WINDOW_SECTORS);
+    }
+    if (!drive_run(d, steps, n, why)) {
+        g_error("%s seed %" G_GUINT64_FORMAT ": %s", hwm_profile_name(p), seed,
+                why->str);
+    }
+}
 
 static void durability_run(const char *profile, uint64_t seed, HwmTristate wce,
                            HwmPolicy policy)
 {
     g_autoptr(HwmProfile) p = load(profile);
     durability_run_profile(p, seed, wce, policy);
-}
-
-static void durability_run_profile(HwmProfile *p, uint64_t seed,
-                                   HwmTristate wce, HwmPolicy policy)
-{
-    g_autoptr(HwmDevice) d = device(p, wce, policy);
-    Ref ref = { { 0 } };
-    uint64_t s = seed;
-    hwm_ns t = 0;
-    uint32_t outstanding = 0;
-    HwmEvent ev[8];
-    /* writes acknowledged before each outstanding flush was submitted */
-    g_autoptr(GArray) acked = g_array_new(FALSE, FALSE, sizeof(Ack));
-
-    for (uint64_t i = 1; i <= 4000; i++) {
-        t += (hwm_ns)(rng_next(&s) % (3 * MS));
-        /* one instant at a time, so the state checked is the state at the
-         * events' own time */
-        hwm_ns te;
-        while ((te = hwm_next_event(d)) <= t) {
-            size_t n = hwm_advance(d, te, ev, G_N_ELEMENTS(ev));
-            g_autoptr(GPtrArray) flushes = g_ptr_array_new();
-            for (size_t k = 0; k < n; k++) {
-                HwmEvent *e = &ev[k];
-                g_assert_cmpint(e->time_ns, ==, te);
-                if (e->kind == HWM_EV_DURABLE) {
-                    ref_mark(&ref, e->offset, e->length, 0);
-                    continue;
-                }
-                outstanding--;
-                if (e->op == HWM_OP_WRITE) {
-                    ref_mark(&ref, e->offset, e->length, e->durable ? 0 : 1);
-                    if (e->flags & HWM_REQ_FUA) {
-                        g_assert_true(e->durable);
-                    }
-                    Ack a = { e->time_ns, e->offset, e->length };
-                    g_array_append_val(acked, a);
-                } else if (e->op == HWM_OP_DISCARD) {
-                    ref_mark(&ref, e->offset, e->length, 0);
-                } else if (e->op == HWM_OP_FLUSH) {
-                    g_ptr_array_add(flushes, e);
-                }
-            }
-            g_autoptr(GArray) vol = hwm_volatile_extents(d);
-            ref_check_equal(&ref, vol);
-            for (guint f = 0; f < flushes->len; f++) {
-                check_flush(acked, vol, ((HwmEvent *)flushes->pdata[f])->submit_ns);
-            }
-        }
-        uint64_t r = rng_next(&s);
-        if (r % 97 == 0) {
-            g_autoptr(GArray) lost = hwm_power_cut(d, t);
-            ref_check_equal(&ref, lost);
-            memset(&ref, 0, sizeof ref);
-            outstanding = 0;
-            g_array_set_size(acked, 0);
-            continue;
-        }
-        if (outstanding >= hwm_device_queue_depth(d)) {
-            continue;
-        }
-        HwmOp op = (HwmOp)(r % 10 < 6 ? HWM_OP_WRITE : r % 10 < 8 ?
-                           HWM_OP_FLUSH : r % 10 < 9 ? HWM_OP_READ :
-                           HWM_OP_DISCARD);
-        uint32_t flags = op == HWM_OP_WRITE && (r >> 8) % 4 == 0 ? HWM_REQ_FUA : 0;
-        uint64_t len = ((r >> 16) % 32 + 1) * 512;
-        uint64_t off = (r >> 24) % (REF_SECTORS - len / 512 + 1) * 512;
-        submit(d, t, i, op, flags, off, op == HWM_OP_FLUSH ? 0 : len);
-        outstanding++;
-    }
-    g_autoptr(GArray) lost = hwm_power_cut(d, t);
-    ref_check_equal(&ref, lost);
 }
 
 static void test_durability_media_cache(void)

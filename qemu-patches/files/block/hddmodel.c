@@ -144,6 +144,7 @@ typedef struct BDRVHddState {
     bool in_process;            /* hdd_process() is running */
     bool process_again;
     bool ff_scheduled;          /* fast-forward BH pending */
+    bool in_ff;                 /* fast-forward BH running */
     char *trace_path;
     FILE *trace;
     uint64_t queued_total;      /* requests that waited in the host queue */
@@ -435,7 +436,7 @@ static void hdd_schedule(BDRVHddState *s)
     }
     t = hwm_next_event(s->dev);
     if (!QTAILQ_EMPTY(&s->reqs) && hdd_clock_stalled(s)) {
-        if (!s->ff_scheduled) {
+        if (!s->ff_scheduled && !s->in_ff) {
             s->ff_scheduled = true;
             aio_bh_schedule_oneshot(bdrv_get_aio_context(s->bs),
                                     hdd_fast_forward_bh, s);
@@ -547,6 +548,14 @@ static void hdd_fast_forward_bh(void *opaque)
     BDRVHddState *s = opaque;
 
     s->ff_scheduled = false;
+    if (s->in_process || s->in_ff) {
+        /*
+         * Run by the nested poll of our own image I/O: the outer call
+         * finishes the job and schedules us again if anything is left.
+         */
+        return;
+    }
+    s->in_ff = true;
     while (!QTAILQ_EMPTY(&s->reqs)) {
         hwm_ns t = hwm_next_event(s->dev);
 
@@ -558,6 +567,7 @@ static void hdd_fast_forward_bh(void *opaque)
         }
         hdd_process(s, MAX(t, hdd_now(s)));
     }
+    s->in_ff = false;
     hdd_schedule(s);
 }
 

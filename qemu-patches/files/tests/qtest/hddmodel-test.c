@@ -13,6 +13,7 @@
  *   QTEST_QEMU_BINARY      qemu-system-x86_64 under test
  *   HDDMODEL_PROFILE_DIR   directory with *.profile (required)
  *   HDDMODEL_PROFILE       profile to use (default generic-7200)
+ *   HDDMODEL_QEMU_ARGS     extra QEMU arguments (firmware path)
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -58,6 +59,14 @@ static const char *profile_name(void)
     const char *p = g_getenv("HDDMODEL_PROFILE");
 
     return p ? p : "generic-7200";
+}
+
+/* e.g. "-L /usr/share/seabios" for a binary run from its build tree */
+static const char *extra_args(void)
+{
+    const char *a = g_getenv("HDDMODEL_QEMU_ARGS");
+
+    return a ? a : "";
 }
 
 static Oracle *oracle_new(bool fua, bool wce)
@@ -190,12 +199,12 @@ static Rig *rig_start(const char *img, bool wce)
     o1 = node_opts("d1", "on", wce, r->img1, NULL);
     o2 = node_opts("d2", "on", wce, r->img2, NULL);
     r->qs = qtest_pc_boot(
-        "-machine pc %s%s%s"
+        "-machine pc -nodefaults %s %s%s%s"
         "-device virtio-blk-pci,drive=d0,addr=%d.0,ioeventfd=off "
         "-device nvme,drive=d1,serial=platter1,addr=%d.0 "
         "-device virtio-scsi-pci,id=scsi0,addr=%d.0,ioeventfd=off "
         "-device scsi-hd,drive=d2,bus=scsi0.0,dpofua=on,rotation_rate=7200",
-        o0, o1, o2, VBLK_SLOT, NVME_SLOT, VSCSI_SLOT);
+        extra_args(), o0, o1, o2, VBLK_SLOT, NVME_SLOT, VSCSI_SLOT);
     r->qts = r->qs->qts;
     return r;
 }
@@ -203,7 +212,7 @@ static Rig *rig_start(const char *img, bool wce)
 static void rig_stop(Rig *r)
 {
     if (r->vq) {
-        qvirtqueue_cleanup(r->vblk->vdev.bus, r->vq, r->qs->alloc);
+        qvirtqueue_cleanup(r->vblk->vdev.bus, r->vq, &r->qs->alloc);
     }
     g_free(r->vblk);
     qtest_shutdown(r->qs);
@@ -240,7 +249,7 @@ static void vblk_setup(Rig *r)
                   (1u << VIRTIO_RING_F_EVENT_IDX) | (1u << VIRTIO_BLK_F_SCSI));
     qvirtio_set_features(d, features);
     g_assert_cmpuint(qvirtio_config_readq(d, 0), ==, IMG_SIZE / 512);
-    r->vq = qvirtqueue_setup(d, r->qs->alloc, 0);
+    r->vq = qvirtqueue_setup(d, &r->qs->alloc, 0);
     qvirtio_set_driver_ok(d);
 }
 
@@ -257,7 +266,7 @@ static int64_t vblk_io(Rig *r, uint32_t type, uint64_t sector, void *data,
         .type = cpu_to_le32(type),
         .sector = cpu_to_le64(sector),
     };
-    uint64_t addr = guest_alloc(r->qs->alloc, sizeof(hdr) + len + 1);
+    uint64_t addr = guest_alloc(&r->qs->alloc, sizeof(hdr) + len + 1);
     uint8_t status = 0xff;
     uint32_t head, idx;
     int64_t t;
@@ -293,7 +302,7 @@ static int64_t vblk_io(Rig *r, uint32_t type, uint64_t sector, void *data,
     if (type == VIRTIO_BLK_T_IN) {
         qtest_memread(qts, addr + sizeof(hdr), data, len);
     }
-    guest_free(r->qs->alloc, addr);
+    guest_free(&r->qs->alloc, addr);
     return t;
 }
 
@@ -493,7 +502,7 @@ typedef struct Nvme {
 
 static uint64_t alloc_page(Rig *r, size_t size)
 {
-    uint64_t a = guest_alloc(r->qs->alloc, size + 4096);
+    uint64_t a = guest_alloc(&r->qs->alloc, size + 4096);
 
     /* the allocator's alignment is not promised; align by hand */
     a = (a + 4095) & ~4095ull;
