@@ -571,9 +571,45 @@ static void hdd_fast_forward_bh(void *opaque)
     hdd_schedule(s);
 }
 
-static int coroutine_fn hdd_co_request(BlockDriverState *bs, HwmOp op,
-                                       uint32_t flags, int64_t offset,
-                                       int64_t bytes, QEMUIOVector *qiov)
+/*
+ * I/O while the VM is not running (device realize probing the partition
+ * table, block jobs or QMP on a stopped VM) is not part of any workload:
+ * serve it from cache and image at once, durable, without the model, so
+ * the model's clock stays the guest's.
+ */
+static int coroutine_fn GRAPH_RDLOCK
+hdd_co_untimed(BDRVHddState *s, HwmOp op, int64_t offset, int64_t bytes,
+               QEMUIOVector *qiov)
+{
+    g_autofree uint8_t *buf = NULL;
+    int ret = 0;
+
+    switch (op) {
+    case HWM_OP_READ:
+        buf = g_try_malloc(bytes);
+        if (!buf) {
+            return -ENOMEM;
+        }
+        ret = bdrv_co_pread(s->bs->file, offset, bytes, buf, 0);
+        if (ret >= 0) {
+            hdd_cache_overlay(s, offset, bytes, buf);
+            qemu_iovec_from_buf(qiov, 0, buf, bytes);
+        }
+        break;
+    case HWM_OP_WRITE:
+        hdd_cache_cut(s, offset, bytes, NULL, NULL);
+        ret = bdrv_co_pwritev(s->bs->file, offset, bytes, qiov, 0);
+        break;
+    case HWM_OP_FLUSH:
+    case HWM_OP_DISCARD:
+        break;
+    }
+    return ret < 0 ? ret : 0;
+}
+
+static int coroutine_fn GRAPH_RDLOCK
+hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
+               int64_t bytes, QEMUIOVector *qiov)
 {
     BDRVHddState *s = bs->opaque;
     HddReq req = {
@@ -586,6 +622,9 @@ static int coroutine_fn hdd_co_request(BlockDriverState *bs, HwmOp op,
         },
     };
 
+    if (!runstate_is_running()) {
+        return hdd_co_untimed(s, op, offset, bytes, qiov);
+    }
     if (op == HWM_OP_WRITE) {
         req.buf = g_try_malloc(bytes);
         if (!req.buf) {
