@@ -59,6 +59,10 @@ static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
     } else if (strcmp(f[4], "-") != 0) {
         return fail(errp, src, line, "bad flags (- or FUA)", f[4]);
     }
+    if (r->req.op == HWM_OP_FLUSH && (off || len || r->req.flags)) {
+        return fail(errp, src, line, "a flush takes offset 0, length 0 and "
+                    "flags -", f[0]);
+    }
     return true;
 }
 

@@ -1,0 +1,22 @@
+# Samsung 990 PRO class NVMe flash without power-loss protection: a volatile
+# write buffer, parallel dies, a flush that programs what is buffered and
+# commits the mapping table. Shape follows the xfs series' measurement
+# (shared/seeds/xfs-fsync-flush-series.txt); DESIGN.md: flush of ~0.25-0.9 ms
+# when data is dirty.
+type = flash
+capacity_bytes = 2000398934016    # 2 TB model (data sheet)
+parallel_units = 32               # 8 channels x 4 dies (assumed)
+read_us = 45                      # TLC page read (typical)
+program_us = 200                  # SLC-cache program (TurboWrite), assumed
+program_kb = 16                   # one page
+command_overhead_us = 8           # NVMe controller (assumed)
+interface_mb_s = 7000             # PCIe 4.0 x4 sequential (data sheet)
+queue_depth = 1024
+queue_policy = fifo
+write_cache = yes                 # volatile buffer, no PLP
+cache_mb = 64                     # write buffer (assumed; DRAM is 2 GB but mostly FTL map)
+cache_segments = 16384
+fua = yes
+fua_method = in-place             # no PLP: a FUA write is programmed before it completes
+flush = queued                    # NVMe
+flush_commit_us = 250             # mapping-table commit (DESIGN: 0.25-0.9 ms flush)

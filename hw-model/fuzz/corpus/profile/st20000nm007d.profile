@@ -1,0 +1,33 @@
+# Seagate Exos X20 ST20000NM007D: 20 TB, 7200 rpm, SATA 6Gb/s, 256 MB cache.
+# Calibrated against the measured table in shared/seeds/fops-dsync-fua-series.txt
+# (docs/calibration.md shows model vs seed and the command that regenerates it).
+type = hdd
+capacity_bytes = 20000588955648   # 39,063,650,304 LBAs x 512 (data sheet)
+rpm = 7200                        # data sheet; one revolution = 8.333 ms
+heads = 20                        # 10 disks, 20 heads (data sheet)
+zones = 24                        # assumed; typical zone counts are 20-30
+outer_sectors_per_track = 4640    # 285 MB/s outer-edge rate x 8.333 ms / 512
+inner_sectors_per_track = 2320    # assumed ID/OD ratio of 0.5 (~142 MB/s)
+layout = serpentine               # modern drives; band size assumed
+serpentine_band_cylinders = 256
+seek_track_to_track_ms = 0.7      # assumed, typical of 3.5-inch enterprise drives
+seek_avg_ms = 8.5                 # Exos family read seek figure
+seek_full_stroke_ms = 16          # assumed, about twice the average
+write_settle_ms = 0.5             # assumed; Exos data sheets give write seek ~1 ms above read
+head_switch_ms = 0.4              # assumed
+media_cache_cylinder_pct = 0      # media-cache region at the outer edge (assumed)
+command_overhead_us = 116         # fitted: seed patched sequential 133 us per cached FUA write
+interface_mb_s = 600              # SATA 6Gb/s after 8b/10b coding
+queue_depth = 32                  # NCQ
+queue_policy = sptf
+sptf_max_wait_ms = 500
+write_cache = yes
+cache_mb = 256                    # data sheet
+cache_segments = 256                # fitted: seed patched random 666 IOPS (SPTF over a full cache)
+cache_high_water_pct = 90         # assumed
+idle_destage_delay_ms = 100       # assumed
+destage_max_kb = 1024             # assumed
+fua = yes                         # the seed measured fua=1
+fua_method = protected-buffer     # FUA acked in ~133 us with no revolution; the flush still writes it home
+flush = non-queued                # SATA FLUSH CACHE EXT is not an NCQ command
+flush_commit_us = 0

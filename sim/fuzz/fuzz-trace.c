@@ -1,0 +1,33 @@
+/* Fuzz target: the trace parsers (platter-trace v1 and blkparse text).  Any
+ * input gives requests or an error with a message; requests are well formed
+ * in time order. */
+#include <stdlib.h>
+
+#include "trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    GError *err = NULL;
+    GArray *reqs = trace_parse((const char *)data, size, "fuzz", &err);
+
+    if (!reqs) {
+        if (!err || !err->message[0]) {
+            abort();
+        }
+        g_error_free(err);
+        return 0;
+    }
+    hwm_ns last = 0;
+    for (guint i = 0; i < reqs->len; i++) {
+        const TraceReq *r = &g_array_index(reqs, TraceReq, i);
+        if (r->submit_ns < last || r->req.op > HWM_OP_DISCARD ||
+            (r->req.op == HWM_OP_FLUSH && r->req.length != 0)) {
+            abort();
+        }
+        last = r->submit_ns;
+    }
+    g_array_unref(reqs);
+    return 0;
+}
