@@ -41,6 +41,7 @@ void cache_init(Cache *c, const Geometry *geo)
     *c = (Cache){ .geo = geo };
     c->by_lba = g_tree_new_full(cmp_lba, NULL, NULL, g_free);
     c->by_cyl = geo ? g_tree_new_full(cmp_cyl, NULL, NULL, free_cyl) : NULL;
+    c->busy = g_ptr_array_new();
 }
 
 void cache_destroy(Cache *c)
@@ -49,7 +50,9 @@ void cache_destroy(Cache *c)
         g_tree_destroy(c->by_cyl);
     }
     g_tree_destroy(c->by_lba);
+    g_ptr_array_unref(c->busy);
     c->by_cyl = c->by_lba = NULL;
+    c->busy = NULL;
 }
 
 void cache_clear(Cache *c)
@@ -248,16 +251,11 @@ bool cache_covers(const Cache *c, uint64_t lba, uint64_t n)
 
 bool cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
 {
-    uint64_t end = lba + n;
-    while (lba < end) {
-        Extent *e = first_overlap(c, lba, end);
-        if (!e) {
-            return false;
-        }
-        if (e->busy) {
+    for (guint i = 0; i < c->busy->len; i++) {
+        const Extent *e = g_ptr_array_index(c->busy, i);
+        if (e->lba < lba + n && lba < e->lba + e->sectors) {
             return true;
         }
-        lba = e->lba + e->sectors;
     }
     return false;
 }
@@ -380,6 +378,7 @@ Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n)
         add_extent(c, lba + n, total - n, durable, seq);
     }
     e->busy = true;
+    g_ptr_array_add(c->busy, e);
     c->generation++;
     return e;
 }
@@ -387,6 +386,7 @@ Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n)
 void cache_finish_destage(Cache *c, Extent *e)
 {
     g_assert(e->busy);
+    g_ptr_array_remove_fast(c->busy, e);
     drop_extent(c, e);
 }
 

@@ -37,6 +37,8 @@ typedef struct {
     uint64_t volatile_sectors;
     uint32_t extents;
     uint64_t generation;     /* bumped by every change */
+    GPtrArray *busy;         /* extents being written back: one per media
+                                unit at most, so overlap checks scan it */
 } Cache;
 
 void cache_init(Cache *c, const Geometry *geo);
