@@ -130,7 +130,18 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
         fprintf(f, ", \"%s\": %" G_GUINT64_FORMAT, pcts[i].name,
                 hist_percentile(h, pcts[i].per_million));
     }
-    fprintf(f, "}, \"device_time_ns\": ");
+    /* the latency distribution, for CDF plots */
+    static const uint32_t cdf[] = { 1000, 10000, 50000, 100000, 200000, 300000,
+                                    400000, 500000, 600000, 700000, 800000,
+                                    900000, 950000, 990000, 995000, 999000,
+                                    999900, 1000000 };
+    fprintf(f, "}, \"lat_cdf_ns\": [");
+    for (size_t i = 0; i < G_N_ELEMENTS(cdf); i++) {
+        fprintf(f, "%s[%u.%06u, %" G_GUINT64_FORMAT "]", i ? ", " : "",
+                cdf[i] / 1000000, cdf[i] % 1000000,
+                hist_percentile(h, cdf[i]));
+    }
+    fprintf(f, "], \"device_time_ns\": ");
     json_breakdown(f, &r->dev_time);
     fprintf(f, ", \"flushes\": {\"issued\": %" G_GUINT64_FORMAT
             ", \"skipped\": %" G_GUINT64_FORMAT "}", r->flushes_issued,

@@ -1,0 +1,178 @@
+"""Experiment matrices: which cells an experiment has, how each cell is run
+(a guest run under QEMU and a platter-sim prediction), and the cell results.
+
+A cell is one kernel variant on one device front end with one profile and
+one workload.  Its result holds only what the guest and the model computed
+in virtual time, so running a cell twice gives identical results; host
+timing is kept apart, in the cell's "host" field.
+"""
+import json
+import os
+import shlex
+import subprocess
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")
+REPORT_VERSION = 1
+
+# Does the front end advertise native FUA to the guest?
+def frontend_fua(dev):
+    if dev["frontend"] == "nvme":
+        return True
+    if dev["frontend"] == "scsi-hd":
+        return dev.get("dpofua", "on") == "on"
+    return False  # virtio-blk has no FUA
+
+
+def has_fops(variant):
+    return variant in ("fops", "all")
+
+
+def has_xfs(variant):
+    return variant in ("xfs", "all")
+
+
+def sim_policy(variant, fua):
+    """The commands an O_DSYNC direct write becomes (see README, --policy)."""
+    if fua:
+        return "fua" if has_fops(variant) else "fua+flush"
+    return "write+flush" if has_fops(variant) else "fua-emulated"
+
+
+def load(name_or_path):
+    path = name_or_path
+    if not os.path.exists(path):
+        path = os.path.join(EXPERIMENTS, name_or_path + ".json")
+    if not os.path.exists(path):
+        names = sorted(f[:-5] for f in os.listdir(EXPERIMENTS) if f.endswith(".json"))
+        raise SystemExit(f"platter: no experiment '{name_or_path}' (known: {', '.join(names)})")
+    with open(path) as f:
+        exp = json.load(f)
+    for key in ("name", "pairs", "devices", "profiles", "workloads"):
+        if key not in exp:
+            raise SystemExit(f"platter: {path}: missing key '{key}'")
+    return exp
+
+
+def device_name(dev):
+    if dev["frontend"] == "scsi-hd":
+        return f"scsi-hd-dpofua-{dev.get('dpofua', 'on')}"
+    return dev["frontend"]
+
+
+def cells(exp):
+    """Every cell, in a fixed order; the order decides sharding."""
+    out = []
+    variants = []
+    for pair in exp["pairs"]:
+        for v in pair:
+            if v not in variants:
+                variants.append(v)
+    for wl in exp["workloads"]:
+        for prof in exp["profiles"]:
+            for dev in exp["devices"]:
+                for v in variants:
+                    cid = f"{wl['name']}.{prof}.{device_name(dev)}.{v}"
+                    out.append({"id": cid, "variant": v, "device": dev,
+                                "profile": prof, "workload": wl})
+    return out
+
+
+def guest_command(cell, runtime, workdir):
+    dev, wl = cell["device"], cell["workload"]
+    fua = frontend_fua(dev)
+    image = os.path.join(workdir, "disk.img")
+    drive = (f"driver=hddmodel,profile={cell['profile']},"
+             f"fua={'on' if fua else 'off'},write-cache=on,file={image}")
+    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", cell["variant"],
+           "--device", dev["frontend"], "--drive-opts", drive,
+           "--expect", f"fua:{1 if fua else 0},write_cache:write_back"]
+    if dev["frontend"] == "scsi-hd":
+        cmd += ["--dpofua", dev.get("dpofua", "on")]
+    cmd += [wl["test"], "--", *wl.get("args", []), "--runtime", str(runtime)]
+    return cmd
+
+
+def sim_command(cell, runtime, sim):
+    dev, wl = cell["device"], cell["workload"]
+    fua = frontend_fua(dev)
+    kind = wl.get("sim_workload", "dsync")
+    cmd = [sim, "--profile", cell["profile"], "--workload", kind,
+           "--fua", "on" if fua else "off", "--runtime", str(runtime), "--json"]
+    if kind == "dsync":
+        cmd += ["--policy", sim_policy(cell["variant"], fua)]
+        args = wl.get("args", [])
+        for opt in ("--pattern", "--span", "--bs"):
+            if opt in args:
+                cmd += [opt, args[args.index(opt) + 1]]
+    elif kind == "fsync-append" and has_xfs(cell["variant"]):
+        cmd += ["--flush-share"]
+    return cmd + [a for a in wl.get("sim_args", []) if a not in cmd]
+
+
+def _run_json(cmd, timeout):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        tail = "\n".join(p.stderr.strip().splitlines()[-5:])
+        return None, f"exit {p.returncode}: {tail}"
+    try:
+        return json.loads(p.stdout), None
+    except json.JSONDecodeError as e:
+        return None, f"bad JSON on stdout: {e}"
+
+
+def _summary(res):
+    """The figures the report compares, from a guest or sim result."""
+    if res is None:
+        return None
+    if "lat_ns" in res:  # platter-sim
+        lat = {k: res["lat_ns"][k] / 1000 for k in ("avg", "p50", "p99", "p99.9")}
+        dev = res.get("device", {})
+        ios = max(res.get("ios", 0), 1)
+        counters = {"writes": dev.get("writes"), "fua_writes": dev.get("fua_writes"),
+                    "flushes": dev.get("flushes")}
+        cdf = [[frac, ns / 1000] for frac, ns in res.get("lat_cdf_ns", [])]
+    else:  # guest JSON (lat_us)
+        lat = {k: res.get("lat_us", {}).get(k) for k in ("avg", "p50", "p99", "p99.9")}
+        delta = res.get("device", {}).get("stat_delta", {})
+        trace = res.get("trace", {})
+        ios = max(res.get("ios", 0), 1)
+        counters = {"writes": delta.get("writes"), "flushes": delta.get("flushes"),
+                    "fua_writes": trace.get("write_fua")}
+        cdf = res.get("lat_cdf_us", [])
+    per_io = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)
+              for k, v in counters.items()}
+    return {"ios": res.get("ios"), "iops": res.get("iops"), "lat_us": lat,
+            "per_io": per_io, "cdf_us": cdf}
+
+
+def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
+    """Run one cell; returns its result record."""
+    rec = {"id": cell["id"], "variant": cell["variant"],
+           "device": device_name(cell["device"]), "profile": cell["profile"],
+           "workload": cell["workload"]["name"], "runtime_s": runtime,
+           "fua": frontend_fua(cell["device"])}
+    host = {}
+    scmd = sim_command(cell, runtime, sim)
+    t0 = time.monotonic()
+    sres, serr = _run_json(scmd, timeout)
+    host["sim_s"] = round(time.monotonic() - t0, 3)
+    if sres:
+        host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
+    rec["sim"] = {"summary": _summary(sres), "error": serr, "raw": sres,
+                  "command": shlex.join(scmd)}
+    if guest:
+        os.makedirs(workdir, exist_ok=True)
+        gcmd = guest_command(cell, runtime, workdir)
+        t0 = time.monotonic()
+        gres, gerr = _run_json(gcmd, timeout)
+        host["guest_s"] = round(time.monotonic() - t0, 3)
+        if gres:
+            run = gres.get("run", {})
+            host["guest_run"] = {k: run.pop(k) for k in list(run)
+                                 if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
+        rec["guest"] = {"summary": _summary(gres), "error": gerr, "raw": gres,
+                        "command": shlex.join(gcmd)}
+    rec["host"] = host
+    return rec
