@@ -18,7 +18,7 @@ typedef struct {
          *queue_policy;
     gint jobs, queue_depth, explain;
     gint64 seed;
-    gboolean json, flush_share, dump_profile;
+    gboolean json, flush_share, xfs_log, dump_profile;
 } Opts;
 
 /* Set an option error and return false, so checks read as one line. */
@@ -123,6 +123,7 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     }
     p->host_cmd_ns = (hwm_ns)v;
     p->flush_share = o->flush_share;
+    p->xfs_log = o->xfs_log;
     p->seed = (uint64_t)o->seed;
     if (o->explain < 0) {
         return bad(errp, "--explain: must be >= 0");
@@ -279,6 +280,9 @@ int main(int argc, char **argv)
         { "flush-share", 0, 0, G_OPTION_ARG_NONE, &o.flush_share,
           "fsync-append: skip a flush when one submitted after the write "
           "completed has finished (the xfs series' rule)", NULL },
+        { "xfs-log", 0, 0, G_OPTION_ARG_NONE, &o.xfs_log,
+          "fsync-append: model xfs's log force (group-committed iclog "
+          "writes with a preflush) between the write and the flush", NULL },
         { "host-us", 0, 0, G_OPTION_ARG_STRING, &o.host_us,
           "guest CPU time per device command, us (default 10)", "US" },
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "workload.h"
+#include "sim-internal.h"
 
 static const char *const policy_names[] = {
     "fua+flush", "fua", "write+flush", "fua-emulated" };
@@ -34,33 +34,7 @@ static const struct {
                            { 0, 0, 0 } },
 };
 
-typedef struct {
-    uint32_t step;
-    hwm_ns op_start;
-    hwm_ns wake;              /* HWM_NEVER while a command is outstanding */
-    uint64_t next;            /* sequential position, bytes from its base */
-    uint64_t base;
-    uint64_t rng;
-    uint64_t flush_snap;      /* fsync-append: flushes submitted at snapshot */
-    uint64_t flush_no;        /* the number of its own flush */
-    uint64_t joined;          /* waiting for this flush number, or 0 */
-    bool done;
-} Job;
 
-typedef struct {
-    HwmDevice *dev;
-    const SimParams *p;
-    SimResult *r;
-    Job *jobs;
-    uint64_t flush_submitted;     /* fsync-append flush numbering */
-    uint64_t flush_completed_max;
-    uint64_t explained;
-    /* replay */
-    guint next_trace;
-    GQueue host_q;                /* trace requests waiting for a slot */
-    uint32_t outstanding;
-    hwm_ns *trace_submit;         /* when each trace request was issued */
-} Sim;
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -70,7 +44,7 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static bool submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
+bool sim_submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
                    uint64_t off, uint64_t len, GError **errp)
 {
     HwmRequest req = { .tag = tag, .op = op, .flags = flags,
@@ -79,7 +53,7 @@ static bool submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
     return hwm_submit(s->dev, t, &req, errp);
 }
 
-static uint64_t job_offset(Sim *s, Job *j)
+uint64_t sim_job_offset(Sim *s, Job *j)
 {
     const SimParams *p = s->p;
     uint64_t blocks = p->span_bytes / p->bs_bytes;
@@ -93,55 +67,35 @@ static uint64_t job_offset(Sim *s, Job *j)
     return off;
 }
 
-static void finish_op(Sim *s, Job *j, hwm_ns end);
-
-/* A job is due at `t`: start an operation or the next command of one. */
-static bool job_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
+/* A dsync job is due at `t`: start a write or its next command. */
+static bool dsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
 {
     const SimParams *p = s->p;
     Job *j = &s->jobs[ji];
-    hwm_ns half = p->host_cmd_ns / 2;
 
     j->wake = HWM_NEVER;
-    if (j->step == 0) {
+    if (j->step == 0 && !j->entering) {
         if (t >= p->runtime_ns) {
             j->done = true;
             return true;
         }
+        /* pwrite() called: the bio goes out after the syscall's path */
         j->op_start = t;
-        uint64_t off = job_offset(s, j);
-        if (p->kind == WL_DSYNC) {
-            return submit(s, t + half, ji, dsync_steps[p->policy].op[0],
-                          dsync_steps[p->policy].flags[0], off,
-                          p->bs_bytes, errp);
-        }
-        return submit(s, t + half, ji, HWM_OP_WRITE, 0, off,
-                      p->bs_bytes, errp);
+        j->entering = true;
+        j->wake = t + p->host_cmd_ns / 2;
+        return true;
     }
-    if (p->kind == WL_DSYNC) {
-        return submit(s, t, ji, dsync_steps[p->policy].op[j->step],
+    if (j->step == 0) {
+        j->entering = false;
+        return sim_submit(s, t, ji, dsync_steps[p->policy].op[0],
+                          dsync_steps[p->policy].flags[0],
+                          sim_job_offset(s, j), p->bs_bytes, errp);
+    }
+    return sim_submit(s, t, ji, dsync_steps[p->policy].op[j->step],
                       dsync_steps[p->policy].flags[j->step], 0, 0, errp);
-    }
-    /* fsync-append, after the data write: skip the flush if one submitted
-     * after the snapshot has completed (xfs_buftarg_flushed_since); if one
-     * is in flight, wait for it as the log force waits for the iclog whose
-     * preflush it is */
-    if (p->flush_share && s->flush_completed_max > j->flush_snap) {
-        s->r->flushes_skipped++;
-        finish_op(s, j, t + half);
-        return true;
-    }
-    if (p->flush_share && s->flush_submitted > j->flush_snap) {
-        s->r->flushes_skipped++;
-        j->joined = s->flush_submitted;
-        return true;
-    }
-    j->flush_no = ++s->flush_submitted;
-    s->r->flushes_issued++;
-    return submit(s, t, ji, HWM_OP_FLUSH, 0, 0, 0, errp);
 }
 
-static void finish_op(Sim *s, Job *j, hwm_ns end)
+void sim_finish_op(Sim *s, Job *j, hwm_ns end)
 {
     j->step = 0;
     if (end <= s->p->runtime_ns) {
@@ -192,33 +146,17 @@ static void account(Sim *s, const HwmEvent *e)
     explain(s, e);
 }
 
-static void job_completed(Sim *s, const HwmEvent *e)
+static void dsync_completed(Sim *s, const HwmEvent *e)
 {
     const SimParams *p = s->p;
     Job *j = &s->jobs[e->tag];
-    hwm_ns half = p->host_cmd_ns / 2;
-    uint32_t nsteps = p->kind == WL_DSYNC ? dsync_steps[p->policy].n : 2;
 
-    if (p->kind == WL_FSYNC_APPEND && e->op == HWM_OP_FLUSH) {
-        s->flush_completed_max = MAX(s->flush_completed_max, j->flush_no);
-        for (uint32_t i = 0; i < p->jobs; i++) {
-            Job *w = &s->jobs[i];
-            if (w->joined && w->joined <= s->flush_completed_max) {
-                w->joined = 0;
-                finish_op(s, w, e->time_ns + half);
-            }
-        }
-    }
-    if (p->kind == WL_FSYNC_APPEND && j->step == 0) {
-        /* file_write_and_wait_range() returned: take the snapshot */
-        j->flush_snap = s->flush_submitted;
-    }
     j->step++;
-    if (j->step < nsteps) {
+    if (j->step < dsync_steps[p->policy].n) {
         j->wake = e->time_ns + p->host_cmd_ns;
         return;
     }
-    finish_op(s, j, e->time_ns + half);
+    sim_finish_op(s, j, e->time_ns + p->host_cmd_ns / 2);
 }
 
 /* ---- replay ------------------------------------------------------------- */
@@ -284,6 +222,7 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     memset(r, 0, sizeof *r);
     hist_init(&r->lat);
     g_queue_init(&s.host_q);
+    fsync_init(&s);
     if (p->kind == WL_REPLAY) {
         s.trace_submit = g_new0(hwm_ns, p->trace->len);
     } else {
@@ -313,8 +252,9 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
         }
         if (t_host <= t_dev) {
             last = t_host;
-            ok = p->kind == WL_REPLAY ? replay_issue(&s, t_host, errp)
-                                      : job_step(&s, ji, t_host, errp);
+            ok = p->kind == WL_REPLAY ? replay_issue(&s, t_host, errp) :
+                 p->kind == WL_DSYNC ? dsync_step(&s, ji, t_host, errp) :
+                 fsync_step(&s, ji, t_host, errp);
             continue;
         }
         last = t_dev;
@@ -326,8 +266,10 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
             account(&s, &ev[i]);
             if (p->kind == WL_REPLAY) {
                 replay_completed(&s, &ev[i]);
+            } else if (p->kind == WL_DSYNC) {
+                dsync_completed(&s, &ev[i]);
             } else {
-                job_completed(&s, &ev[i]);
+                ok = ok && fsync_completed(&s, &ev[i], errp);
             }
         }
         if (p->kind == WL_REPLAY) {
@@ -336,6 +278,7 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     }
     r->runtime_ns = p->kind == WL_REPLAY ? last : p->runtime_ns;
     hwm_stats(dev, &r->stats);
+    fsync_destroy(&s);
     g_free(s.jobs);
     g_free(s.trace_submit);
     g_queue_clear(&s.host_q);

@@ -35,6 +35,7 @@ typedef struct {
     hwm_ns runtime_ns;
     uint32_t jobs;
     bool flush_share;         /* fsync-append: the xfs series' rule */
+    bool xfs_log;             /* fsync-append: model xfs's log force */
     hwm_ns host_cmd_ns;       /* guest CPU time per device command */
     uint64_t seed;
     const GArray *trace;      /* TraceReq, for WL_REPLAY */

@@ -19,4 +19,4 @@ cache_segments = 16384
 fua = yes
 fua_method = in-place             # no PLP: a FUA write is programmed before it completes
 flush = queued                    # NVMe
-flush_commit_us = 250             # mapping-table commit (DESIGN: 0.25-0.9 ms flush)
+flush_commit_us = 900             # DESIGN: FLUSH costs 0.25-0.9 ms; every FLUSH runs it, one at a time (see docs/calibration.md)

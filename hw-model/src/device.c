@@ -48,7 +48,8 @@ typedef struct Cmd {
     HwmBreakdown t;
     CmdState state;
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
-    bool flush_had_data;    /* FLUSH: found dirty data to write back */
+    bool flush_had_data;    /* FLUSH: writes arrived since the last commit,
+                               so the drive has metadata to commit */
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
     GList link;             /* in HwmDevice.cmds */
@@ -99,6 +100,8 @@ struct HwmDevice {
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
     uint64_t ack_seq;
+    uint64_t flushed_seq;       /* ack_seq when the last FLUSH arrived: a
+                                   flush with no write since commits nothing */
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
     struct {                    /* the state when room last ran out */
@@ -346,7 +349,10 @@ static void admit(HwmDevice *d, hwm_ns t)
             c->state = CS_FLUSH;
             c->start_ns = t;
             c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
-            c->flush_had_data = d->cache.extents > 0;
+            c->flush_had_data = d->cache.extents > 0 ||
+                                d->ack_seq > d->flushed_seq;
+            c->flush_cut = d->ack_seq;
+            d->flushed_seq = d->ack_seq;
             d->nq_flush = c;
             return;
         }
@@ -387,7 +393,9 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
     case HWM_OP_FLUSH:
         c->state = CS_FLUSH;
         c->flush_cut = d->ack_seq;
-        c->flush_had_data = cache_oldest_seq(&d->cache) <= c->flush_cut;
+        c->flush_had_data = cache_oldest_seq(&d->cache) <= c->flush_cut ||
+                            d->ack_seq > d->flushed_seq;
+        d->flushed_seq = d->ack_seq;
         g_ptr_array_add(d->flushes, c);
         break;
     }
@@ -432,7 +440,10 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
         if (oldest > c->flush_cut) {
             /* the controller commits its mapping one flush at a time */
             hwm_ns done = t;
-            if (c->flush_had_data) {
+            /* the controller runs its flush routine (write-buffer state,
+             * mapping journal) for every FLUSH, one at a time, whether or
+             * not new data arrived since the last one */
+            if (d->wce && d->prof.flush_commit_ns > 0) {
                 done = MAX(t, d->commit_free) + (hwm_ns)d->prof.flush_commit_ns;
                 d->commit_free = done;
             }
@@ -871,6 +882,7 @@ static void drop_commands(HwmDevice *d)
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
+    d->flushed_seq = d->ack_seq;
     d->room_fail.cmd = NULL;
     for (uint32_t u = 0; u < d->nunits; u++) {
         ArmPos arm = d->units[u].arm;

@@ -64,6 +64,19 @@ def flush_sharing():
     assert b["iops"] > 2 * a["iops"], (a["iops"], b["iops"])
 
 
+def xfs_log_shadow():
+    base = ("--profile", "990pro", "--fua", "off", "--workload", "fsync-append", "--jobs", "16",
+            "--xfs-log", "--runtime", "2", "--json")
+    a = json.loads(sim(*base).stdout)
+    b = json.loads(sim(*base, "--flush-share").stdout)
+    # base: the log's pre and post flushes plus an own flush from every fsync
+    # whose log force did not write the iclog
+    assert a["flushes"]["skipped"] == 0 and a["flushes"]["issued"] > a["ios"]
+    # the series: own flushes skipped, the log's flushes shared by the batch
+    assert b["flushes"]["skipped"] > 0.8 * b["ios"], b["flushes"]
+    assert b["iops"] > 3 * a["iops"], (a["iops"], b["iops"])
+
+
 def replay_native_and_blkparse():
     with tempfile.TemporaryDirectory() as tmp:
         nat = os.path.join(tmp, "t.trace")
@@ -131,6 +144,7 @@ def explain_timeline():
 
 for name, fn in [("json contract", json_contract), ("deterministic", deterministic),
                  ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
+                 ("xfs log shadow", xfs_log_shadow),
                  ("replay native and blkparse", replay_native_and_blkparse),
                  ("bad input", bad_input), ("explain timeline", explain_timeline)]:
     check(name, fn)
