@@ -3,22 +3,24 @@
  * trace on a virtual clock, and report like fio.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime: host CPU time, reported apart */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "report.h"
+#include "trace.h"
 #include "units.h"
 #include "workload.h"
 
 typedef struct {
     char *profile, *profile_dir, *workload, *pattern, *policy, *bs, *span,
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
-         *queue_policy;
+         *queue_policy, *trace_out;
     gint jobs, queue_depth, explain;
     gint64 seed;
-    gboolean json, flush_share, xfs_log, dump_profile;
+    gboolean json, flush_share, xfs_log, dump_profile, verify;
 } Opts;
 
 /* Set an option error and return false, so checks read as one line. */
@@ -221,7 +223,26 @@ static int run(Opts *o, GError **errp)
         p.trace = trace;
         p.trace_name = o->trace;
     }
-    if (!sim_run(dev, &p, &r, errp)) {
+    FILE *trace_out = NULL;
+    if (o->trace_out) {
+        trace_out = fopen(o->trace_out, "w");
+        if (!trace_out) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "--trace-out: cannot write %s: %s", o->trace_out,
+                        g_strerror(errno));
+            return 2;
+        }
+        trace_write_header(trace_out, hwm_profile_name(prof));
+        p.trace_out = trace_out;
+    }
+    bool ran = sim_run(dev, &p, &r, errp);
+    if (trace_out && fclose(trace_out) != 0 && ran) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--trace-out: writing %s failed: %s", o->trace_out,
+                    g_strerror(errno));
+        return 1;
+    }
+    if (!ran) {
         return 1;
     }
     ReportInfo info = {
@@ -237,6 +258,15 @@ static int run(Opts *o, GError **errp)
         report_json(stdout, &p, &r, &info);
     } else {
         report_human(stdout, &p, &r, &info);
+    }
+    if (o->verify && p.kind == WL_REPLAY &&
+        (r.replay_mismatches > 0 || r.replay_checked == 0)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                    " completions differ from the trace (first at %s:%u)",
+                    r.replay_mismatches, r.replay_checked, o->trace,
+                    r.replay_first_mismatch_line);
+        return 1;
     }
     return 0;
 }
@@ -287,6 +317,11 @@ int main(int argc, char **argv)
           "guest CPU time per device command, us (default 10)", "US" },
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
           "replay: platter-trace v1 or blkparse text", "FILE" },
+        { "trace-out", 0, 0, G_OPTION_ARG_FILENAME, &o.trace_out,
+          "write every device command as a platter-trace v1 line", "FILE" },
+        { "verify", 0, 0, G_OPTION_ARG_NONE, &o.verify,
+          "replay: fail unless every completion lands at the time the "
+          "trace recorded (# done=)", NULL },
         { "write-cache", 0, 0, G_OPTION_ARG_STRING, &o.write_cache,
           "override the profile's volatile write cache", "on|off" },
         { "fua", 0, 0, G_OPTION_ARG_STRING, &o.fua,
@@ -345,5 +380,6 @@ int main(int argc, char **argv)
     g_free(o.write_cache);
     g_free(o.fua);
     g_free(o.queue_policy);
+    g_free(o.trace_out);
     return rc;
 }

@@ -45,6 +45,13 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
                 G_GUINT64_FORMAT " (flush sharing %s)\n", r->flushes_issued,
                 r->flushes_skipped, p->flush_share ? "on" : "off");
     }
+    if (p->kind == WL_REPLAY) {
+        fprintf(f, "  replay: %" G_GUINT64_FORMAT " completions checked "
+                "against the trace, %" G_GUINT64_FORMAT " differ; %"
+                G_GUINT64_FORMAT " power cuts, %" G_GUINT64_FORMAT
+                " bytes lost\n", r->replay_checked, r->replay_mismatches,
+                r->power_cuts, r->lost_bytes);
+    }
     const HwmBreakdown *b = &r->dev_time;
     double total = (double)(b->queue_ns + b->overhead_ns + b->seek_ns +
                             b->rotate_ns + b->transfer_ns + b->destage_ns);
@@ -161,6 +168,13 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
             s->discards, s->read_bytes, s->write_bytes, s->cache_read_hits,
             s->destages, s->destage_bytes, s->media_ops, s->seek_ns,
             s->rotate_ns, s->transfer_ns, s->dirty_bytes);
+    if (p->kind == WL_REPLAY) {
+        fprintf(f, ", \"replay\": {\"checked\": %" G_GUINT64_FORMAT
+                ", \"mismatches\": %" G_GUINT64_FORMAT ", \"power_cuts\": %"
+                G_GUINT64_FORMAT ", \"lost_bytes\": %" G_GUINT64_FORMAT "}",
+                r->replay_checked, r->replay_mismatches, r->power_cuts,
+                r->lost_bytes);
+    }
     fprintf(f, ", \"host\": {\"cpu_ns\": %" G_GUINT64_FORMAT "}}\n",
             in->host_cpu_ns);
 }

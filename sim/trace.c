@@ -138,6 +138,15 @@ static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
     return k;
 }
 
+static gint by_submit(gconstpointer a, gconstpointer b)
+{
+    const TraceReq *x = a, *y = b;
+    if (x->submit_ns != y->submit_ns) {
+        return x->submit_ns < y->submit_ns ? -1 : 1;
+    }
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
 GArray *trace_parse(const char *text, gsize len, const char *source,
                     GError **errp)
 {
@@ -145,7 +154,6 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
     g_autofree char *copy = g_strndup(text, len);
     g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
     int format = 0;             /* 0 unknown, 1 native, 2 blkparse */
-    hwm_ns last = 0;
 
     if (memchr(text, '\0', len)) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
@@ -156,8 +164,30 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
         uint32_t ln = i + 1;
         char *l = lines[i];
         char *hash = format == 2 ? NULL : strchr(l, '#');
+        hwm_ns done = -1, cut = -1;
         if (hash) {
+            const char *d = strstr(hash, "done=");
+            const char *c = strstr(hash, "power-cut at=");
+            uint64_t v;
+            g_autofree char *num = NULL;
+            if (d) {
+                num = g_strndup(d + 5, strspn(d + 5, "0123456789"));
+                done = parse_u64(num, &v) && v <= INT64_MAX ? (hwm_ns)v : -1;
+            } else if (c && hash == l) {
+                num = g_strndup(c + 13, strspn(c + 13, "0123456789"));
+                if (!parse_u64(num, &v) || v > INT64_MAX) {
+                    fail(errp, source, ln, "bad power-cut time", hash);
+                    return NULL;
+                }
+                cut = (hwm_ns)v;
+            }
             *hash = '\0';
+        }
+        if (cut >= 0) {
+            TraceReq pc = { .submit_ns = cut, .line = ln, .power_cut = true,
+                            .expect_done_ns = -1 };
+            g_array_append_val(reqs, pc);
+            continue;
         }
         g_strstrip(l);
         if (!*l) {
@@ -176,10 +206,11 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
         if (format == 0) {
             format = strchr(f[0], ',') ? 2 : 1;
         }
-        TraceReq r[2] = { 0 };
+        TraceReq r[2] = { { .expect_done_ns = -1 }, { .expect_done_ns = -1 } };
         int k;
         if (format == 1) {
             r[0].line = ln;
+            r[0].expect_done_ns = done;
             k = parse_native(f, n, &r[0], source, ln, errp) ? 1 : -1;
         } else {
             if (strstr(l, "CPU") == l || strstr(l, "Total") == l) {
@@ -191,13 +222,6 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
             return NULL;
         }
         for (int j = 0; j < k; j++) {
-            if (r[j].submit_ns < last) {
-                g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                            "%s:%u: submit time goes backwards", source, ln);
-                return NULL;
-            }
-            last = r[j].submit_ns;
-            r[j].req.tag = reqs->len;
             g_array_append_val(reqs, r[j]);
         }
     }
@@ -205,6 +229,11 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
                     "%s: no requests in trace", source);
         return NULL;
+    }
+    /* completion order in the file: replay in submit order (stable) */
+    g_array_sort(reqs, by_submit);
+    for (guint i = 0; i < reqs->len; i++) {
+        g_array_index(reqs, TraceReq, i).req.tag = i;
     }
     return g_steal_pointer(&reqs);
 }
@@ -222,4 +251,24 @@ GArray *trace_load(const char *path, GError **errp)
         return NULL;
     }
     return trace_parse(text, len, path, errp);
+}
+
+void trace_write_header(FILE *f, const char *profile)
+{
+    fprintf(f, "# platter-trace v1\n# profile=%s\n", profile);
+}
+
+void trace_write_completion(FILE *f, const HwmEvent *e)
+{
+    static const char ops[] = { 'R', 'W', 'F', 'D' };
+    fprintf(f, "%" G_GINT64_FORMAT " %c %" G_GUINT64_FORMAT " %"
+            G_GUINT64_FORMAT " %s # done=%" G_GINT64_FORMAT "\n", e->submit_ns,
+            ops[e->op], e->offset, e->length,
+            (e->flags & HWM_REQ_FUA) ? "FUA" : "-", e->time_ns);
+}
+
+void trace_write_power_cut(FILE *f, hwm_ns at, uint64_t lost_bytes)
+{
+    fprintf(f, "# power-cut at=%" G_GINT64_FORMAT " lost=%" G_GUINT64_FORMAT
+            "\n", at, lost_bytes);
 }

@@ -144,6 +144,9 @@ static void account(Sim *s, const HwmEvent *e)
     b->destage_ns += e->t.destage_ns;
     s->r->commands++;
     explain(s, e);
+    if (s->p->trace_out) {
+        trace_write_completion(s->p->trace_out, e);
+    }
 }
 
 static void dsync_completed(Sim *s, const HwmEvent *e)
@@ -168,7 +171,26 @@ static bool replay_issue(Sim *s, hwm_ns t, GError **errp)
 
     while (s->next_trace < tr->len &&
            g_array_index(tr, TraceReq, s->next_trace).submit_ns <= t) {
-        g_queue_push_tail(&s->host_q, GUINT_TO_POINTER(s->next_trace));
+        const TraceReq *r = &g_array_index(tr, TraceReq, s->next_trace);
+        if (r->power_cut) {
+            /* everything queued or in flight is gone, as in the driver */
+            g_autoptr(GArray) lost = hwm_power_cut(s->dev, r->submit_ns);
+            for (guint i = 0; i < lost->len; i++) {
+                s->r->lost_bytes += g_array_index(lost, HwmExtent, i).length;
+            }
+            s->r->power_cuts++;
+            if (s->p->trace_out) {
+                uint64_t bytes = 0;
+                for (guint i = 0; i < lost->len; i++) {
+                    bytes += g_array_index(lost, HwmExtent, i).length;
+                }
+                trace_write_power_cut(s->p->trace_out, r->submit_ns, bytes);
+            }
+            g_queue_clear(&s->host_q);
+            s->outstanding = 0;
+        } else {
+            g_queue_push_tail(&s->host_q, GUINT_TO_POINTER(s->next_trace));
+        }
         s->next_trace++;
     }
     while (!g_queue_is_empty(&s->host_q) && s->outstanding < depth) {
@@ -191,6 +213,14 @@ static void replay_completed(Sim *s, const HwmEvent *e)
 {
     const TraceReq *r = &g_array_index(s->p->trace, TraceReq, e->tag);
     s->outstanding--;
+    if (r->expect_done_ns >= 0) {
+        s->r->replay_checked++;
+        if (r->expect_done_ns != e->time_ns) {
+            if (s->r->replay_mismatches++ == 0) {
+                s->r->replay_first_mismatch_line = r->line;
+            }
+        }
+    }
     s->r->ios++;
     s->r->bytes += e->length;
     /* latency as the issuer saw it, including time held for a queue slot */

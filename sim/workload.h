@@ -42,6 +42,7 @@ typedef struct {
     const char *trace_name;
     uint32_t explain;         /* print the first N commands' timelines */
     FILE *explain_out;
+    FILE *trace_out;          /* write completions as a trace, or NULL */
 } SimParams;
 
 typedef struct {
@@ -52,6 +53,10 @@ typedef struct {
     uint64_t commands;        /* device commands completed */
     HwmBreakdown dev_time;    /* summed over device commands */
     uint64_t flushes_issued, flushes_skipped;
+    uint64_t replay_checked;      /* completions with a recorded time */
+    uint64_t replay_mismatches;   /* ... that came out different */
+    uint32_t replay_first_mismatch_line;
+    uint64_t power_cuts, lost_bytes;
     HwmStats stats;
 } SimResult;
 
