@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """scripts/platter checks that need no guest (sim-only cells); prints TAP.
 usage: test-platter.py PLATTER_SIM"""
-import json, os, subprocess, sys, tempfile
+import json, os, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")
 SIM = sys.argv[1]
-results = []
 
 
 def compare(out, *extra):
@@ -65,17 +67,6 @@ def test_bad_input(tmp):
         assert p.returncode != 0 and needle in p.stderr, (args, p.stderr)
 
 
-for name, fn in (("deterministic report, flushes per I/O", test_deterministic_and_shape),
-                 ("shard and merge", test_shard_and_merge), ("bad input", test_bad_input)):
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            fn(tmp)
-            results.append((True, name, ""))
-        except Exception as e:
-            results.append((False, name, repr(e)))
-print(f"1..{len(results)}")
-for i, (ok, name, why) in enumerate(results, 1):
-    print(f"{'ok' if ok else 'not ok'} {i} {name}")
-    if why:
-        print("# " + why.replace("\n", "\n# "))
-sys.exit(0 if all(r[0] for r in results) else 1)
+tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
+         ("shard and merge", test_shard_and_merge), ("bad input", test_bad_input)],
+        with_tmpdir=True)

@@ -2,8 +2,10 @@
 """platter-sim end-to-end checks; prints TAP.  usage: test-sim.py PLATTER_SIM"""
 import json, os, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import tap  # noqa: E402
+
 SIM = sys.argv[1]
-results = []
 
 
 def sim(*args, ok=True):
@@ -12,13 +14,6 @@ def sim(*args, ok=True):
         raise AssertionError(f"exit {p.returncode}: {p.stderr.strip()}")
     return p
 
-
-def check(name, fn):
-    try:
-        fn()
-        results.append((True, name, ""))
-    except Exception as e:  # report every failure, keep going
-        results.append((False, name, str(e)))
 
 
 def json_contract():
@@ -165,15 +160,9 @@ def explain_timeline():
     assert float(flush[7]) > 7000, flush
 
 
-for name, fn in [("json contract", json_contract), ("deterministic", deterministic),
-                 ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
-                 ("xfs log shadow", xfs_log_shadow),
-                 ("replay native and blkparse", replay_native_and_blkparse),
-                 ("bad input", bad_input), ("trace round trip", trace_round_trip), ("explain timeline", explain_timeline)]:
-    check(name, fn)
-print(f"1..{len(results)}")
-for i, (ok, name, why) in enumerate(results, 1):
-    print(f"{'ok' if ok else 'not ok'} {i} {name}")
-    if why:
-        print("# " + why.replace("\n", "\n# "))
-sys.exit(0 if all(r[0] for r in results) else 1)
+tap.run([("json contract", json_contract), ("deterministic", deterministic),
+         ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
+         ("xfs log shadow", xfs_log_shadow),
+         ("replay native and blkparse", replay_native_and_blkparse),
+         ("bad input", bad_input), ("trace round trip", trace_round_trip),
+         ("explain timeline", explain_timeline)])
