@@ -22,6 +22,16 @@
  * write was durable when acknowledged.  That keeps the image equal to the
  * modeled media at every instant, which is what a power cut exposes.
  *
+ * DURABLE(range) always means "the newest acknowledged data of this range
+ * is on non-volatile storage": a write, FUA write or discard that overlaps
+ * data being written back waits until that write-back is over, so the host
+ * never has newer data for a range whose older version the event reports.
+ * Within one instant, events come in the order they happened: a DURABLE
+ * before the completion of a write that waited for it.
+ *
+ * Private symbols of the library all start with hwm_ too, so it links into
+ * a larger program (QEMU) without clashes.
+ *
  * Copyright (C) 2026 the platter authors.  GPL-2.0-or-later.
  */
 #ifndef HWM_H
@@ -155,8 +165,11 @@ typedef struct {
 bool hwm_submit(HwmDevice *dev, hwm_ns now, const HwmRequest *req,
                 GError **errp);
 
-/* Time of the next event, or HWM_NEVER when the device is idle and has
- * nothing to report. Never earlier than the last time the host gave. */
+/* When the host should call hwm_advance() next, or HWM_NEVER when the
+ * device is idle and has nothing to report.  Never earlier than the last
+ * time the host gave.  It may be the time of an internal step (the end of
+ * a command's controller overhead) that reports nothing: advancing to it
+ * is harmless and the next call gives the following time. */
 hwm_ns hwm_next_event(HwmDevice *dev);
 
 /*

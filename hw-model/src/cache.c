@@ -36,7 +36,7 @@ static gint cmp_pos(gconstpointer a, gconstpointer b, gpointer unused)
     return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
 
-void cache_init(Cache *c, const Geometry *geo)
+void hwm_cache_init(Cache *c, const Geometry *geo)
 {
     *c = (Cache){ .geo = geo };
     c->by_lba = g_tree_new_full(cmp_lba, NULL, NULL, g_free);
@@ -44,7 +44,7 @@ void cache_init(Cache *c, const Geometry *geo)
     c->busy = g_ptr_array_new();
 }
 
-void cache_destroy(Cache *c)
+void hwm_cache_destroy(Cache *c)
 {
     if (c->by_cyl) {
         g_tree_destroy(c->by_cyl);
@@ -55,18 +55,18 @@ void cache_destroy(Cache *c)
     c->busy = NULL;
 }
 
-void cache_clear(Cache *c)
+void hwm_cache_clear(Cache *c)
 {
     const Geometry *geo = c->geo;
-    cache_destroy(c);
-    cache_init(c, geo);
+    hwm_cache_destroy(c);
+    hwm_cache_init(c, geo);
 }
 
 static void index_pos(Cache *c, Extent *e)
 {
     if (c->geo) {
         Phys ph;
-        geometry_map(c->geo, e->lba, &ph);
+        hwm_geometry_map(c->geo, e->lba, &ph);
         e->cyl = ph.cyl;
         e->head = ph.head;
         e->phase = ph.start_phase;
@@ -153,7 +153,7 @@ static Extent *first_overlap(const Cache *c, uint64_t lba, uint64_t end)
     return NULL;
 }
 
-void cache_remove(Cache *c, uint64_t lba, uint64_t n)
+void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n)
 {
     uint64_t end = lba + n;
     Extent *e;
@@ -185,7 +185,7 @@ static Extent *neighbour_ending_at(const Cache *c, uint64_t lba)
     return e && e->lba + e->sectors == lba ? e : NULL;
 }
 
-uint32_t cache_new_extents(const Cache *c, uint64_t lba, uint64_t n)
+uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n)
 {
     uint64_t end = lba + n;
     if (first_overlap(c, lba, end) != NULL) {
@@ -199,12 +199,12 @@ uint32_t cache_new_extents(const Cache *c, uint64_t lba, uint64_t n)
     return 1;
 }
 
-void cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
+void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
                   uint64_t seq)
 {
     uint64_t end = lba + n;
 
-    cache_remove(c, lba, n);
+    hwm_cache_remove(c, lba, n);
 
     Extent *left = neighbour_ending_at(c, lba);
     if (left && !left->busy && left->durable == durable) {
@@ -236,7 +236,7 @@ void cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
     add_extent(c, lba, n, durable, seq);
 }
 
-bool cache_covers(const Cache *c, uint64_t lba, uint64_t n)
+bool hwm_cache_covers(const Cache *c, uint64_t lba, uint64_t n)
 {
     uint64_t end = lba + n;
     while (lba < end) {
@@ -249,7 +249,7 @@ bool cache_covers(const Cache *c, uint64_t lba, uint64_t n)
     return true;
 }
 
-bool cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
+bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
 {
     for (guint i = 0; i < c->busy->len; i++) {
         const Extent *e = g_ptr_array_index(c->busy, i);
@@ -303,9 +303,9 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
                 continue;
             }
             Phys to = { .cyl = e->cyl, .head = e->head };
-            hwm_ns pos = geometry_position_ns(g, arm, &to, true);
-            hwm_ns cost = pos + geometry_wait_ns(g, geometry_phase(g, t + pos),
-                                                 e->phase);
+            hwm_ns pos = hwm_geometry_position_ns(g, arm, &to, true);
+            uint64_t arrive = hwm_geometry_phase(g, t + pos);
+            hwm_ns cost = pos + hwm_geometry_wait_ns(g, arrive, e->phase);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = e;
@@ -329,14 +329,15 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
             const CylIndex *ci = g_tree_node_value(n);
             uint32_t d = ci->cyl > arm.cyl ? ci->cyl - arm.cyl
                                            : arm.cyl - ci->cyl;
-            hwm_ns seek = geometry_seek_ns(g, d) + (hwm_ns)g->write_settle_ns;
+            hwm_ns seek = hwm_geometry_seek_ns(g, d) +
+                          (hwm_ns)g->write_settle_ns;
             if (seek >= best_cost) {
                 break;
             }
-            uint64_t arrive = geometry_phase(g, t + seek);
+            uint64_t arrive = hwm_geometry_phase(g, t + seek);
             Extent *e = first_in_cyl_from(ci, arrive, max_seq);
             if (e) {
-                hwm_ns cost = seek + geometry_wait_ns(g, arrive, e->phase);
+                hwm_ns cost = seek + hwm_geometry_wait_ns(g, arrive, e->phase);
                 if (cost < best_cost ||
                     (cost == best_cost && best && e->lba < best->lba)) {
                     best_cost = cost;
@@ -360,7 +361,7 @@ static Extent *pick_flash(Cache *c, uint64_t max_seq)
     return NULL;
 }
 
-Extent *cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
+Extent *hwm_cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
 {
     if (c->extents == 0) {
         return NULL;
@@ -368,7 +369,7 @@ Extent *cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
     return c->geo ? pick_rotating(c, arm, t, max_seq) : pick_flash(c, max_seq);
 }
 
-Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n)
+Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
 {
     if (n < e->sectors) {
         uint64_t lba = e->lba, total = e->sectors, seq = e->seq;
@@ -383,7 +384,7 @@ Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n)
     return e;
 }
 
-void cache_finish_destage(Cache *c, Extent *e)
+void hwm_cache_finish_destage(Cache *c, Extent *e)
 {
     g_assert(e->busy);
     g_ptr_array_remove_fast(c->busy, e);
@@ -399,7 +400,7 @@ static gboolean min_seq_cb(gpointer k, gpointer v, gpointer data)
     return FALSE;
 }
 
-uint64_t cache_oldest_seq(const Cache *c)
+uint64_t hwm_cache_oldest_seq(const Cache *c)
 {
     uint64_t m = UINT64_MAX;
     g_tree_foreach(c->by_lba, min_seq_cb, &m);
@@ -414,7 +415,8 @@ static gboolean collect_volatile(gpointer k, gpointer v, gpointer data)
     if (e->durable) {
         return FALSE;
     }
-    uint64_t off = e->lba * HWM_SECTOR_BYTES, len = e->sectors * HWM_SECTOR_BYTES;
+    uint64_t off = e->lba * HWM_SECTOR_BYTES;
+    uint64_t len = e->sectors * HWM_SECTOR_BYTES;
     if (out->len > 0) {
         HwmExtent *last = &g_array_index(out, HwmExtent, out->len - 1);
         if (last->offset + last->length == off) {
@@ -427,7 +429,7 @@ static gboolean collect_volatile(gpointer k, gpointer v, gpointer data)
     return FALSE;
 }
 
-GArray *cache_volatile_ranges(const Cache *c)
+GArray *hwm_cache_volatile_ranges(const Cache *c)
 {
     GArray *out = g_array_new(FALSE, FALSE, sizeof(HwmExtent));
     g_tree_foreach(c->by_lba, collect_volatile, out);

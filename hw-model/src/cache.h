@@ -41,24 +41,24 @@ typedef struct {
                                 unit at most, so overlap checks scan it */
 } Cache;
 
-void cache_init(Cache *c, const Geometry *geo);
-void cache_destroy(Cache *c);
+void hwm_cache_init(Cache *c, const Geometry *geo);
+void hwm_cache_destroy(Cache *c);
 
 /* Drop whatever part of [lba, lba+n) is cached; the caller ensured no busy
  * extent overlaps it. */
-void cache_remove(Cache *c, uint64_t lba, uint64_t n);
+void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n);
 
 /* Put [lba, lba+n) in the cache, replacing older data in the range and
  * merging with neighbours of the same kind. */
-void cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
+void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
                   uint64_t seq);
 
-bool cache_covers(const Cache *c, uint64_t lba, uint64_t n);
-bool cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n);
+bool hwm_cache_covers(const Cache *c, uint64_t lba, uint64_t n);
+bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n);
 
 /* Extents a new insert of [lba, lba+n) would add (0 or 1: merges and
  * overwrites may add none). */
-uint32_t cache_new_extents(const Cache *c, uint64_t lba, uint64_t n);
+uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n);
 
 /*
  * Choose what to write back next: the extent whose first sector the arm
@@ -66,21 +66,21 @@ uint32_t cache_new_extents(const Cache *c, uint64_t lba, uint64_t n);
  * LBA (flash).  Only extents with seq <= max_seq are eligible.  Returns
  * NULL when none is.
  */
-Extent *cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq);
+Extent *hwm_cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq);
 
 /* Mark the first `n` sectors of `e` as being written back: splits `e` so
  * the busy part is an extent of its own, which is returned. */
-Extent *cache_start_destage(Cache *c, Extent *e, uint64_t n);
+Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n);
 
 /* The busy extent reached home: remove it. */
-void cache_finish_destage(Cache *c, Extent *e);
+void hwm_cache_finish_destage(Cache *c, Extent *e);
 
 /* Lowest seq among extents, or UINT64_MAX when empty. */
-uint64_t cache_oldest_seq(const Cache *c);
+uint64_t hwm_cache_oldest_seq(const Cache *c);
 
 /* Every volatile range, merged, in bytes, ascending. */
-GArray *cache_volatile_ranges(const Cache *c);
+GArray *hwm_cache_volatile_ranges(const Cache *c);
 
-void cache_clear(Cache *c);
+void hwm_cache_clear(Cache *c);
 
 #endif

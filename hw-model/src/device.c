@@ -234,7 +234,7 @@ static void complete_at(HwmDevice *d, Cmd *c, hwm_ns t)
 
 static bool room_for(const HwmDevice *d, const Cmd *c)
 {
-    uint32_t more = cache_new_extents(&d->cache, c->lba, c->sectors);
+    uint32_t more = hwm_cache_new_extents(&d->cache, c->lba, c->sectors);
     return d->cache.dirty_sectors + d->reserved_sectors + c->sectors <=
                d->cache_sectors &&
            d->cache.extents + d->reserved_extents + more <=
@@ -279,12 +279,12 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
 {
     Cmd *c;
     while ((c = g_queue_peek_head(&d->room_wait)) != NULL) {
-        if (cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
+        if (hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
             break;
         }
         if (c->req.op == HWM_OP_DISCARD) {
             g_queue_pop_head(&d->room_wait);
-            cache_remove(&d->cache, c->lba, c->sectors);
+            hwm_cache_remove(&d->cache, c->lba, c->sectors);
             c->t.destage_ns = t - c->ready_ns;
             complete_at(d, c, t);
             continue;
@@ -375,7 +375,7 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
     switch (c->req.op) {
     case HWM_OP_READ:
         if (!(c->req.flags & HWM_REQ_FUA) &&
-            cache_covers(&d->cache, c->lba, c->sectors)) {
+            hwm_cache_covers(&d->cache, c->lba, c->sectors)) {
             hwm_ns x = iface_ns(d, c->req.length);
             c->hit = true;
             c->t.transfer_ns += x;
@@ -393,7 +393,7 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
     case HWM_OP_FLUSH:
         c->state = CS_FLUSH;
         c->flush_cut = d->ack_seq;
-        c->flush_had_data = cache_oldest_seq(&d->cache) <= c->flush_cut ||
+        c->flush_had_data = hwm_cache_oldest_seq(&d->cache) <= c->flush_cut ||
                             d->ack_seq > d->flushed_seq;
         d->flushed_seq = d->ack_seq;
         g_ptr_array_add(d->flushes, c);
@@ -405,7 +405,7 @@ static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
 {
     bool protected = (c->req.flags & HWM_REQ_FUA) != 0;
     unreserve(d, c);
-    cache_insert(&d->cache, c->lba, c->sectors, protected, ++d->ack_seq);
+    hwm_cache_insert(&d->cache, c->lba, c->sectors, protected, ++d->ack_seq);
     c->durable = protected;
     c->state = CS_FINISHING;
     finish_cmd(d, c, t);
@@ -434,7 +434,7 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
     if (d->flushes->len == 0) {
         return;
     }
-    uint64_t oldest = cache_oldest_seq(&d->cache);
+    uint64_t oldest = hwm_cache_oldest_seq(&d->cache);
     for (guint i = 0; i < d->flushes->len;) {
         Cmd *c = g_ptr_array_index(d->flushes, i);
         if (oldest > c->flush_cut) {
@@ -525,7 +525,7 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
 static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
 {
     Unit *un = &d->units[u];
-    Extent *e = cache_pick(&d->cache, un->arm, t, max_seq);
+    Extent *e = hwm_cache_pick(&d->cache, un->arm, t, max_seq);
 
     if (e && !d->rotating && overlaps_running_write(d, e->lba, e->sectors)) {
         /* a FUA program of newer data for these sectors is running: its
@@ -536,11 +536,12 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
         return false;
     }
     uint64_t n = MIN(e->sectors, d->destage_max_sectors);
-    e = cache_start_destage(&d->cache, e, n);
+    e = hwm_cache_start_destage(&d->cache, e, n);
     hwm_ns end;
     if (d->rotating) {
         MediaTime mt = { 0 };
-        end = geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors, true,
+        end = hwm_geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors,
+                                  true,
                               &mt);
         if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
             /* the flush is waiting for exactly this: show where it went */
@@ -572,9 +573,9 @@ static hwm_ns host_cost(const HwmDevice *d, const Unit *un, const Cmd *c,
     }
     if (is_log_write(d, c)) {
         Phys ph = { .cyl = d->log_cyl, .head = d->log_head };
-        return geometry_position_ns(&d->geo, un->arm, &ph, true);
+        return hwm_geometry_position_ns(&d->geo, un->arm, &ph, true);
     }
-    return geometry_access_cost(&d->geo, un->arm, t, c->lba,
+    return hwm_geometry_access_cost(&d->geo, un->arm, t, c->lba,
                                 c->req.op == HWM_OP_WRITE);
 }
 
@@ -598,7 +599,7 @@ static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
             continue;
         }
         if (c->req.op == HWM_OP_WRITE &&
-            cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
+            hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
             continue;
         }
         if (fifo) {
@@ -623,14 +624,15 @@ static hwm_ns log_append(HwmDevice *d, Unit *un, hwm_ns t, Cmd *c,
                          MediaTime *mt)
 {
     Phys ph = { .cyl = d->log_cyl, .head = d->log_head };
-    hwm_ns pos = geometry_position_ns(&d->geo, un->arm, &ph, true);
+    hwm_ns pos = hwm_geometry_position_ns(&d->geo, un->arm, &ph, true);
     uint32_t z = 0;
-    while (z + 1 < d->geo.nzones && d->geo.zones[z + 1].first_cyl <= d->log_cyl) {
+    while (z + 1 < d->geo.nzones &&
+           d->geo.zones[z + 1].first_cyl <= d->log_cyl) {
         z++;
     }
     uint32_t spt = d->geo.zones[z].spt;
     /* one header sector per entry says where the data belongs */
-    hwm_ns xfer = geometry_xfer_ns(&d->geo, (uint32_t)c->sectors + 1, spt);
+    hwm_ns xfer = hwm_geometry_xfer_ns(&d->geo, (uint32_t)c->sectors + 1, spt);
 
     if (pos > 0 || !d->log_open) {
         d->log_open = true;
@@ -638,7 +640,7 @@ static hwm_ns log_append(HwmDevice *d, Unit *un, hwm_ns t, Cmd *c,
     } else if (t + xfer - d->log_track_opened > d->rev_ns) {
         d->log_head = (d->log_head + 1) % d->geo.heads;
         ph.head = d->log_head;
-        pos = geometry_position_ns(&d->geo, un->arm, &ph, true);
+        pos = hwm_geometry_position_ns(&d->geo, un->arm, &ph, true);
         d->log_track_opened = t + pos;
     }
     mt->seek_ns += pos;
@@ -662,7 +664,7 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
             end = log_append(d, un, t, c, &mt);
             un->op = OP_LOG;
         } else {
-            end = geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
+            end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
                                   write, &mt);
             un->op = OP_HOST;
         }
@@ -688,7 +690,7 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
 static bool room_waiter_needs_space(const HwmDevice *d)
 {
     const Cmd *c = g_queue_peek_head((GQueue *)&d->room_wait);
-    return c && !cache_overlaps_busy(&d->cache, c->lba, c->sectors);
+    return c && !hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors);
 }
 
 static void start_unit(HwmDevice *d, uint32_t u, hwm_ns t)
@@ -733,7 +735,7 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
         if (!e->durable) {
             emit(d, &ev);
         }
-        cache_finish_destage(&d->cache, e);
+        hwm_cache_finish_destage(&d->cache, e);
         un->ext = NULL;
     } else if (op == OP_HOST || op == OP_LOG) {
         Cmd *c = un->cmd;
@@ -742,11 +744,11 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             if (op == OP_LOG) {
                 /* durable in the log; its home write is still owed */
                 unreserve(d, c);
-                cache_insert(&d->cache, c->lba, c->sectors, true,
+                hwm_cache_insert(&d->cache, c->lba, c->sectors, true,
                              ++d->ack_seq);
             } else {
                 /* newer data is home: cached copies are stale */
-                cache_remove(&d->cache, c->lba, c->sectors);
+                hwm_cache_remove(&d->cache, c->lba, c->sectors);
             }
             c->durable = true;
             complete_at(d, c, t);
@@ -826,7 +828,7 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     d->prof.name = g_strdup(p->name);
     d->prof.source = g_strdup(p->source);
     d->rotating = p->kind == HWM_KIND_HDD;
-    if (d->rotating && !geometry_init(&d->geo, p, errp)) {
+    if (d->rotating && !hwm_geometry_init(&d->geo, p, errp)) {
         g_free(d->prof.name);
         g_free(d->prof.source);
         g_free(d);
@@ -850,12 +852,12 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     d->high_water_extents = (uint32_t)((uint64_t)p->cache_segments *
                                        p->high_water_pct / 100);
     d->destage_max_sectors = MAX(1, p->destage_max_bytes / HWM_SECTOR_BYTES);
-    d->rev_ns = d->rotating ? geometry_rev_ns(&d->geo) : 0;
+    d->rev_ns = d->rotating ? hwm_geometry_rev_ns(&d->geo) : 0;
     d->log_cyl = d->rotating ?
         (uint32_t)((uint64_t)(d->geo.cylinders - 1) *
                    p->media_cache_cylinder_pct / 100) : 0;
 
-    cache_init(&d->cache, d->rotating ? &d->geo : NULL);
+    hwm_cache_init(&d->cache, d->rotating ? &d->geo : NULL);
     d->timers = g_array_new(FALSE, FALSE, sizeof(Timer));
     d->out = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
     d->media_q = g_ptr_array_new();
@@ -896,9 +898,9 @@ void hwm_device_free(HwmDevice *d)
         return;
     }
     drop_commands(d);
-    cache_destroy(&d->cache);
+    hwm_cache_destroy(&d->cache);
     if (d->rotating) {
-        geometry_free(&d->geo);
+        hwm_geometry_free(&d->geo);
     }
     g_array_unref(d->timers);
     g_array_unref(d->out);
@@ -1057,7 +1059,7 @@ size_t hwm_advance(HwmDevice *d, hwm_ns now, HwmEvent *ev, size_t cap)
 
 GArray *hwm_volatile_extents(const HwmDevice *d)
 {
-    return cache_volatile_ranges(&d->cache);
+    return hwm_cache_volatile_ranges(&d->cache);
 }
 
 GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
@@ -1066,13 +1068,13 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
         d->now = now;
     }
     run_until(d, d->now);
-    GArray *lost = cache_volatile_ranges(&d->cache);
+    GArray *lost = hwm_cache_volatile_ranges(&d->cache);
     for (guint i = 0; i < lost->len; i++) {
         d->st.lost_bytes += g_array_index(lost, HwmExtent, i).length;
     }
     d->st.power_cuts++;
     drop_commands(d);
-    cache_clear(&d->cache);
+    hwm_cache_clear(&d->cache);
     d->log_open = false;
     d->last_busy = d->now;
     return lost;

@@ -38,7 +38,7 @@ static uint32_t skew_sectors(uint64_t ns, uint32_t spt, uint32_t rpm)
     return (uint32_t)(s % spt);
 }
 
-bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
+bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
 {
     uint64_t cap = p->capacity_bytes / HWM_SECTOR_BYTES;
     uint64_t sum_spt = 0;
@@ -55,7 +55,8 @@ bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     for (uint32_t z = 0; z < g->nzones; z++) {
         uint32_t drop = p->outer_sectors_per_track - p->inner_sectors_per_track;
         g->zones[z].spt = p->outer_sectors_per_track -
-            (g->nzones > 1 ? (uint32_t)((uint64_t)drop * z / (g->nzones - 1)) : 0);
+            (g->nzones > 1 ?
+             (uint32_t)((uint64_t)drop * z / (g->nzones - 1)) : 0);
         sum_spt += g->zones[z].spt;
     }
     /* equal cylinders per zone, enough to hold the capacity */
@@ -65,7 +66,7 @@ bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
                     "%s: capacity_bytes needs %" G_GUINT64_FORMAT
                     " cylinders per zone: not a plausible geometry",
                     p->source, cpz);
-        geometry_free(g);
+        hwm_geometry_free(g);
         return false;
     }
     uint64_t lba = 0;
@@ -91,7 +92,7 @@ bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
                     "%s: only %u cylinders: too few for a seek curve "
                     "(raise capacity_bytes or lower sectors per track)",
                     p->source, g->cylinders);
-        geometry_free(g);
+        hwm_geometry_free(g);
         return false;
     }
     g->boundary_cyl = (g->cylinders - 1) / 3;
@@ -103,7 +104,7 @@ bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     return true;
 }
 
-void geometry_free(Geometry *g)
+void hwm_geometry_free(Geometry *g)
 {
     g_clear_pointer(&g->zones, g_free);
     g_clear_pointer(&g->short_seek_ns, g_free);
@@ -126,30 +127,30 @@ static hwm_ns seek_curve_ns(const Geometry *g, uint32_t d)
                                 (uint64_t)(d - g->boundary_cyl) / span);
 }
 
-hwm_ns geometry_rev_ns(const Geometry *g)
+hwm_ns hwm_geometry_rev_ns(const Geometry *g)
 {
     return (hwm_ns)ceil_div(PHASE_REV, g->rpm);
 }
 
-uint64_t geometry_phase(const Geometry *g, hwm_ns t)
+uint64_t hwm_geometry_phase(const Geometry *g, hwm_ns t)
 {
     return ((uint64_t)t % PHASE_REV) * g->rpm % PHASE_REV;
 }
 
-hwm_ns geometry_wait_ns(const Geometry *g, uint64_t from, uint64_t to)
+hwm_ns hwm_geometry_wait_ns(const Geometry *g, uint64_t from, uint64_t to)
 {
     uint64_t units = (to + PHASE_REV - from) % PHASE_REV;
     return (hwm_ns)ceil_div(units, g->rpm);
 }
 
-hwm_ns geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt)
+hwm_ns hwm_geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt)
 {
     unsigned __int128 units = (unsigned __int128)PHASE_REV * sectors;
     unsigned __int128 per_rpm = (unsigned __int128)spt * g->rpm;
     return (hwm_ns)((units + per_rpm - 1) / per_rpm);
 }
 
-hwm_ns geometry_seek_ns(const Geometry *g, uint32_t d)
+hwm_ns hwm_geometry_seek_ns(const Geometry *g, uint32_t d)
 {
     return d < SHORT_SEEKS ? g->short_seek_ns[d] : seek_curve_ns(g, d);
 }
@@ -168,7 +169,7 @@ static uint32_t find_zone(const Geometry *g, uint64_t lba)
     return lo;
 }
 
-void geometry_map(const Geometry *g, uint64_t lba, Phys *out)
+void hwm_geometry_map(const Geometry *g, uint64_t lba, Phys *out)
 {
     uint32_t z = find_zone(g, lba);
     const Zone *zn = &g->zones[z];
@@ -189,7 +190,8 @@ void geometry_map(const Geometry *g, uint64_t lba, Phys *out)
          * sweeps it back, and so on; then the next band */
         uint64_t per_band = (uint64_t)g->heads * g->band;
         uint64_t b = track / per_band;
-        uint32_t band_cyls = MIN(g->band, zn->cylinders - (uint32_t)(b * g->band));
+        uint32_t band_cyls = MIN(g->band,
+                                 zn->cylinders - (uint32_t)(b * g->band));
         uint64_t r = track - b * per_band;
         uint32_t h = (uint32_t)(r / band_cyls);
         uint32_t pos = (uint32_t)(r % band_cyls);
@@ -203,17 +205,18 @@ void geometry_map(const Geometry *g, uint64_t lba, Phys *out)
     uint64_t skew = (head_switches % zn->spt) * zn->head_skew +
                     (cyl_switches % zn->spt) * zn->cyl_skew;
     uint64_t slot = (out->sector + skew) % zn->spt;
-    out->start_phase = (uint64_t)((unsigned __int128)slot * PHASE_REV / zn->spt);
+    out->start_phase =
+        (uint64_t)((unsigned __int128)slot * PHASE_REV / zn->spt);
 }
 
-hwm_ns geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
+hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
                             bool write)
 {
     uint32_t d = from.cyl > to->cyl ? from.cyl - to->cyl : to->cyl - from.cyl;
     hwm_ns t;
 
     if (d > 0) {
-        t = geometry_seek_ns(g, d);
+        t = hwm_geometry_seek_ns(g, d);
     } else if (from.head != to->head) {
         t = (hwm_ns)g->head_switch_ns;
     } else {
@@ -222,26 +225,28 @@ hwm_ns geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
     return t + (write ? (hwm_ns)g->write_settle_ns : 0);
 }
 
-hwm_ns geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
+hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
                             uint64_t lba, bool write)
 {
     Phys ph;
-    geometry_map(g, lba, &ph);
-    hwm_ns pos = geometry_position_ns(g, arm, &ph, write);
-    return pos + geometry_wait_ns(g, geometry_phase(g, t + pos), ph.start_phase);
+    hwm_geometry_map(g, lba, &ph);
+    hwm_ns pos = hwm_geometry_position_ns(g, arm, &ph, write);
+    return pos + hwm_geometry_wait_ns(g, hwm_geometry_phase(g, t + pos),
+                                      ph.start_phase);
 }
 
-hwm_ns geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
+hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
+                           uint64_t lba,
                        uint64_t sectors, bool write, MediaTime *mt)
 {
     while (sectors > 0) {
         Phys ph;
-        geometry_map(g, lba, &ph);
-        hwm_ns pos = geometry_position_ns(g, *arm, &ph, write);
-        hwm_ns wait = geometry_wait_ns(g, geometry_phase(g, t + pos),
+        hwm_geometry_map(g, lba, &ph);
+        hwm_ns pos = hwm_geometry_position_ns(g, *arm, &ph, write);
+        hwm_ns wait = hwm_geometry_wait_ns(g, hwm_geometry_phase(g, t + pos),
                                        ph.start_phase);
         uint32_t n = (uint32_t)MIN(sectors, (uint64_t)(ph.spt - ph.sector));
-        hwm_ns xfer = geometry_xfer_ns(g, n, ph.spt);
+        hwm_ns xfer = hwm_geometry_xfer_ns(g, n, ph.spt);
 
         mt->seek_ns += pos;
         mt->rotate_ns += wait;

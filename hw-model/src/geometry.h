@@ -68,20 +68,20 @@ typedef struct {
     hwm_ns transfer_ns;
 } MediaTime;
 
-bool geometry_init(Geometry *g, const HwmProfile *p, GError **errp);
-void geometry_free(Geometry *g);
+bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp);
+void hwm_geometry_free(Geometry *g);
 
-void geometry_map(const Geometry *g, uint64_t lba, Phys *out);
-hwm_ns geometry_seek_ns(const Geometry *g, uint32_t distance);
-hwm_ns geometry_rev_ns(const Geometry *g);   /* rounded up */
-uint64_t geometry_phase(const Geometry *g, hwm_ns t);
-hwm_ns geometry_wait_ns(const Geometry *g, uint64_t from_phase,
+void hwm_geometry_map(const Geometry *g, uint64_t lba, Phys *out);
+hwm_ns hwm_geometry_seek_ns(const Geometry *g, uint32_t distance);
+hwm_ns hwm_geometry_rev_ns(const Geometry *g);   /* rounded up */
+uint64_t hwm_geometry_phase(const Geometry *g, hwm_ns t);
+hwm_ns hwm_geometry_wait_ns(const Geometry *g, uint64_t from_phase,
                         uint64_t to_phase);
-hwm_ns geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt);
+hwm_ns hwm_geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt);
 
 /* Arm movement from `from` to `to` (seek or head switch, plus write settle
  * when writing). */
-hwm_ns geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
+hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
                             bool write);
 
 /*
@@ -89,11 +89,12 @@ hwm_ns geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
  * `*arm`.  Follows the data across tracks and zones.  Returns the end time,
  * fills the components, moves `*arm`.
  */
-hwm_ns geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
+hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
+                           uint64_t lba,
                        uint64_t sectors, bool write, MediaTime *mt);
 
 /* Positioning time only (seek + rotation to the first sector). */
-hwm_ns geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
+hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
                             uint64_t lba, bool write);
 
 #endif

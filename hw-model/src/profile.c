@@ -310,6 +310,8 @@ static const KeyDef *key_with_other_unit(const char *name)
     return NULL;
 }
 
+static void append_decimal(GString *s, uint64_t v, uint64_t scale);
+
 static bool check_bounds(const HwmProfile *p, const KeyDef *k, uint64_t v,
                          const char *where, GError **errp)
 {
@@ -322,11 +324,15 @@ static bool check_bounds(const HwmProfile *p, const KeyDef *k, uint64_t v,
                         "%s: key '%s': must be positive (%s)", where, k->key,
                         k->help);
         } else {
-            g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
-                        "%s: key '%s': %" G_GUINT64_FORMAT " %s is outside "
-                        "%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
-                        " (in the model's units: ns for times, bytes for sizes)",
-                        where, k->key, v, "(model units)", k->min, k->max);
+            /* say it in the key's own unit */
+            g_autoptr(GString) m = g_string_new(NULL);
+            append_decimal(m, v, k->scale);
+            g_string_append(m, " is outside ");
+            append_decimal(m, k->min, k->scale);
+            g_string_append(m, "..");
+            append_decimal(m, k->max, k->scale);
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE, "%s: key '%s': %s",
+                        where, k->key, m->str);
         }
         return false;
     }
@@ -383,7 +389,8 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
     p->source = g_strdup(source ? source : "(profile)");
     {
         g_autofree char *base = g_path_get_basename(p->source);
-        char *dot = g_str_has_suffix(base, ".profile") ? strrchr(base, '.') : NULL;
+        char *dot = g_str_has_suffix(base, ".profile") ? strrchr(base, '.')
+                                                       : NULL;
         if (dot) {
             *dot = '\0';
         }
@@ -454,7 +461,8 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
         uint64_t v;
         const char *why = NULL;
         if (!parse_value(k, val, &v, &why)) {
-            g_autofree char *names = k->type == T_ENUM ? allowed_names(k) : NULL;
+            g_autofree char *names =
+                k->type == T_ENUM ? allowed_names(k) : NULL;
             g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
                         "%s: key '%s': bad value '%s': %s%s%s%s", where, name,
                         val, why, names ? " (" : "", names ? names : "",
@@ -560,7 +568,7 @@ uint64_t hwm_profile_capacity_bytes(const HwmProfile *p)
     return p->capacity_bytes;
 }
 
-/* Write a field back in the key's own unit, exactly (no floating point). */
+/* Write a value in the key's own unit, exactly (no floating point). */
 static void append_decimal(GString *s, uint64_t v, uint64_t scale)
 {
     g_string_append_printf(s, "%" G_GUINT64_FORMAT, v / scale);

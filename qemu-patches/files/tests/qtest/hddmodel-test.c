@@ -69,12 +69,13 @@ static const char *extra_args(void)
     return a ? a : "";
 }
 
-static Oracle *oracle_new(bool fua, bool wce)
+static Oracle *oracle_new_qd(bool fua, bool wce, uint32_t qd)
 {
     Oracle *o = g_new0(Oracle, 1);
     HwmConfig cfg = {
         .write_cache = wce ? HWM_ON : HWM_OFF,
         .fua = fua ? HWM_ON : HWM_OFF,
+        .queue_depth = qd,
     };
     GError *err = NULL;
 
@@ -83,6 +84,11 @@ static Oracle *oracle_new(bool fua, bool wce)
     o->dev = hwm_device_new(o->profile, &cfg, &err);
     g_assert_no_error(err);
     return o;
+}
+
+static Oracle *oracle_new(bool fua, bool wce)
+{
+    return oracle_new_qd(fua, wce, 0);
 }
 
 static void oracle_free(Oracle *o)
@@ -174,14 +180,14 @@ static char *make_image(void)
  * scsi-hd with dpofua=on, each on an image of its own (file locking).
  */
 static char *node_opts(const char *node, const char *fua, bool wce,
-                       const char *img, const char *trace)
+                       const char *img, const char *trace, const char *more)
 {
     return g_strdup_printf("-blockdev driver=hddmodel,node-name=%s,"
                            "profile=%s,profile-dir=%s,fua=%s,write-cache=%s,"
-                           "%s%s%sfile.driver=file,file.filename=%s ",
+                           "%s%s%s%sfile.driver=file,file.filename=%s ",
                            node, profile_name(), profile_dir(), fua,
                            wce ? "on" : "off", trace ? "trace=" : "",
-                           trace ? trace : "", trace ? "," : "", img);
+                           trace ? trace : "", trace ? "," : "", more, img);
 }
 
 static Rig *rig_start(const char *img, bool wce)
@@ -196,9 +202,10 @@ static Rig *rig_start(const char *img, bool wce)
     fd = g_file_open_tmp("hddmodel-trace.XXXXXX", &r->trace, NULL);
     g_assert_cmpint(fd, >=, 0);
     close(fd);
-    o0 = node_opts("d0", "off", wce, img, r->trace);
-    o1 = node_opts("d1", "on", wce, r->img1, NULL);
-    o2 = node_opts("d2", "on", wce, r->img2, NULL);
+    o0 = node_opts("d0", "off", wce, img, r->trace, "");
+    /* two command slots: the third of three NVMe commands must wait */
+    o1 = node_opts("d1", "on", wce, r->img1, NULL, "queue-depth=2,");
+    o2 = node_opts("d2", "on", wce, r->img2, NULL, "");
     r->qs = qtest_pc_boot(
         "-machine pc -nodefaults %s %s%s%s"
         "-device virtio-blk-pci,drive=d0,addr=%d.0,ioeventfd=off "
@@ -613,7 +620,7 @@ static void test_nvme_fua(void)
 {
     g_autofree char *img = make_image();
     Rig *r = rig_start(img, true);
-    Oracle *o = oracle_new(true, true);
+    Oracle *o = oracle_new_qd(true, true, 2);
     Nvme n = { 0 };
     uint64_t data;
     uint8_t buf[4096], want[4096];
@@ -654,6 +661,105 @@ static void test_nvme_fua(void)
     read_image(r->img1, 5000 * 512, buf, sizeof(buf));
     fill(want, sizeof(want), 4);
     g_assert_cmpmem(buf, sizeof(buf), want, sizeof(want));
+
+    oracle_free(o);
+    rig_stop(r);
+    unlink(img);
+}
+
+/*
+ * Three writes rung with one doorbell on a drive that takes two commands
+ * at a time: the third waits in the driver's host queue and goes to the
+ * model when the first completes.  Every completion matches the model.
+ */
+static void test_nvme_queued(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    Oracle *o = oracle_new_qd(true, true, 2);
+    Nvme n = { 0 };
+    uint64_t data, lba[3] = { 100000, 20, 70000 };
+    int64_t t0, got[3] = { -1, -1, -1 }, want[3] = { -1, -1, -1 };
+    uint16_t cid0;
+    HwmEvent ev[16];
+    int i, k, done = 0, next_sub = 2;
+
+    nvme_setup(r, &n);
+    data = alloc_page(r, 4096);
+    cid0 = n.cid + 1;
+    for (i = 0; i < 3; i++) {
+        uint32_t dw[16] = { 0 };
+        int j;
+
+        dw[0] = 0x01 | (uint32_t)(++n.cid) << 16;
+        dw[1] = 1;
+        dw[6] = data;
+        dw[7] = data >> 32;
+        dw[10] = lba[i];
+        dw[12] = 8 - 1;
+        for (j = 0; j < 16; j++) {
+            qtest_writel(r->qts, n.sq[1] + n.sq_tail[1] * 64 + j * 4, dw[j]);
+        }
+        n.sq_tail[1] = (n.sq_tail[1] + 1) % NVME_QSIZE;
+    }
+    t0 = now(r);
+    qpci_io_writel(n.pdev, n.bar, 0x1000 + 2 * 4, n.sq_tail[1]);
+
+    while (done < 3) {
+        uint64_t cqe = n.cq[1] + n.cq_head[1] * 16;
+        uint16_t st = qtest_readw(r->qts, cqe + 14);
+
+        if ((st & 1) != n.phase[1]) {
+            step_next(r);
+            continue;
+        }
+        g_assert_cmpuint(st >> 1, ==, 0);
+        k = qtest_readw(r->qts, cqe + 12) - cid0;
+        g_assert_cmpint(k, >=, 0);
+        g_assert_cmpint(k, <, 3);
+        got[k] = now(r);
+        done++;
+        n.cq_head[1] = (n.cq_head[1] + 1) % NVME_QSIZE;
+        if (n.cq_head[1] == 0) {
+            n.phase[1] ^= 1;
+        }
+        qpci_io_writel(n.pdev, n.bar, 0x1000 + 3 * 4, n.cq_head[1]);
+    }
+
+    /* the oracle: two submitted at t0, the third at the first completion */
+    oracle_run_until(o, t0);
+    for (i = 0; i < 2; i++) {
+        HwmRequest hr = { .tag = i, .op = HWM_OP_WRITE,
+                          .offset = lba[i] * 512, .length = 4096 };
+        g_assert_true(hwm_submit(o->dev, t0, &hr, NULL));
+    }
+    for (done = 0; done < 3;) {
+        hwm_ns t = hwm_next_event(o->dev);
+        size_t m, j;
+        bool freed = false;
+
+        g_assert_cmpint(t, !=, HWM_NEVER);
+        do {
+            m = hwm_advance(o->dev, t, ev, G_N_ELEMENTS(ev));
+            for (j = 0; j < m; j++) {
+                if (ev[j].kind == HWM_EV_COMPLETE) {
+                    want[ev[j].tag] = ev[j].time_ns;
+                    done++;
+                    freed = true;
+                }
+            }
+        } while (m == G_N_ELEMENTS(ev));
+        if (freed && next_sub < 3) {
+            HwmRequest hr = { .tag = next_sub, .op = HWM_OP_WRITE,
+                              .offset = lba[next_sub] * 512, .length = 4096 };
+            g_assert_true(hwm_submit(o->dev, t, &hr, NULL));
+            next_sub++;
+        }
+    }
+    for (i = 0; i < 3; i++) {
+        g_assert_cmpint(got[i], ==, want[i]);
+    }
+    g_assert_cmpuint(node_stat(r, "d1", "host-queued"), ==, 1);
 
     oracle_free(o);
     rig_stop(r);
@@ -786,6 +892,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hddmodel/virtio-blk/power-cut", test_power_cut);
     qtest_add_func("/hddmodel/virtio-blk/clean-shutdown", test_clean_shutdown);
     qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
+    qtest_add_func("/hddmodel/nvme/host-queue", test_nvme_queued);
     qtest_add_func("/hddmodel/scsi-hd/dpofua", test_scsi_fua);
     return g_test_run();
 }
