@@ -175,65 +175,70 @@ void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n)
     }
 }
 
-static Extent *neighbour_ending_at(const Cache *c, uint64_t lba)
+/* The extents starting before `lba` (the nearest) and at or after it (the
+ * nearest), with one tree search. */
+static void around(const Cache *c, uint64_t lba, Extent **before,
+                   Extent **after)
 {
-    if (lba == 0) {
-        return NULL;
-    }
-    uint64_t key = lba - 1;
-    Extent *e = first_overlap(c, key, lba);
-    return e && e->lba + e->sectors == lba ? e : NULL;
+    GTreeNode *n = g_tree_lower_bound(c->by_lba, &lba);
+    GTreeNode *p = n ? g_tree_node_previous(n) : g_tree_node_last(c->by_lba);
+    *before = p ? g_tree_node_value(p) : NULL;
+    *after = n ? g_tree_node_value(n) : NULL;
 }
 
-uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n)
+static bool can_merge(const Extent *e, bool durable)
+{
+    return e && !e->busy && e->durable == durable;
+}
+
+uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
+                               bool durable)
 {
     uint64_t end = lba + n;
-    if (first_overlap(c, lba, end) != NULL) {
+    Extent *before, *after;
+
+    around(c, lba, &before, &after);
+    if ((before && before->lba + before->sectors > lba) ||
+        (after && after->lba < end)) {
         return 0;       /* replaces at least part of one: at most a split */
     }
-    Extent *left = neighbour_ending_at(c, lba);
-    GTreeNode *rn = g_tree_lookup_node(c->by_lba, &end);
-    if ((left && !left->busy) || rn) {
-        return 0;
-    }
-    return 1;
+    bool left = before && before->lba + before->sectors == lba &&
+                can_merge(before, durable);
+    bool right = after && after->lba == end && can_merge(after, durable);
+    return left || right ? 0 : 1;
 }
 
 void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
-                  uint64_t seq)
+                      uint64_t seq)
 {
     uint64_t end = lba + n;
+    Extent *before, *after;
 
     hwm_cache_remove(c, lba, n);
-
-    Extent *left = neighbour_ending_at(c, lba);
-    if (left && !left->busy && left->durable == durable) {
+    around(c, lba, &before, &after);
+    Extent *left = before && before->lba + before->sectors == lba &&
+                   can_merge(before, durable) ? before : NULL;
+    Extent *right = after && after->lba == end && can_merge(after, durable) ?
+                    after : NULL;
+    if (left) {
         /* extend in place: the start, hence the position key, is kept */
-        account(c, left, -1);
-        left->sectors += n;
-        account(c, left, +1);
-        left->seq = MIN(left->seq, seq);
-        GTreeNode *rn = g_tree_lookup_node(c->by_lba, &end);
-        Extent *right = rn ? g_tree_node_value(rn) : NULL;
-        if (right && !right->busy && right->durable == durable) {
-            uint64_t rs = right->sectors, rseq = right->seq;
+        uint64_t more = n, oldest = seq;
+        if (right) {
+            more += right->sectors;
+            oldest = MIN(oldest, right->seq);
             drop_extent(c, right);
-            account(c, left, -1);
-            left->sectors += rs;
-            account(c, left, +1);
-            left->seq = MIN(left->seq, rseq);
         }
-        return;
-    }
-    GTreeNode *rn = g_tree_lookup_node(c->by_lba, &end);
-    Extent *right = rn ? g_tree_node_value(rn) : NULL;
-    if (right && !right->busy && right->durable == durable) {
+        account(c, left, -1);
+        left->sectors += more;
+        left->seq = MIN(left->seq, oldest);
+        account(c, left, +1);
+    } else if (right) {
         uint64_t rs = right->sectors, rseq = right->seq;
         drop_extent(c, right);
         add_extent(c, lba, n + rs, durable, MIN(seq, rseq));
-        return;
+    } else {
+        add_extent(c, lba, n, durable, seq);
     }
-    add_extent(c, lba, n, durable, seq);
 }
 
 bool hwm_cache_covers(const Cache *c, uint64_t lba, uint64_t n)
@@ -293,19 +298,24 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
     hwm_ns best_cost = INT64_MAX;
     GTreeNode *here = g_tree_lower_bound(c->by_cyl, &arm.cyl);
 
-    /* the arm's own cylinder: heads differ in cost, check each extent */
+    /* the arm's own cylinder: heads differ in cost, check each extent;
+     * there are only two arrival angles, on this head or after a switch */
     if (here && ((CylIndex *)g_tree_node_value(here))->cyl == arm.cyl) {
         CylIndex *ci = g_tree_node_value(here);
+        hwm_ns switch_ns = (hwm_ns)(g->head_switch_ns + g->write_settle_ns);
+        uint64_t phase_same = hwm_geometry_phase(g, t);
+        uint64_t phase_switch = hwm_geometry_phase(g, t + switch_ns);
         for (GTreeNode *n = g_tree_node_first(ci->by_phase); n;
              n = g_tree_node_next(n)) {
             Extent *e = g_tree_node_value(n);
             if (e->busy || e->seq > max_seq) {
                 continue;
             }
-            Phys to = { .cyl = e->cyl, .head = e->head };
-            hwm_ns pos = hwm_geometry_position_ns(g, arm, &to, true);
-            uint64_t arrive = hwm_geometry_phase(g, t + pos);
-            hwm_ns cost = pos + hwm_geometry_wait_ns(g, arrive, e->phase);
+            bool same = e->head == arm.head;
+            hwm_ns pos = same ? 0 : switch_ns;
+            hwm_ns cost = pos + hwm_geometry_wait_ns(g, same ? phase_same
+                                                              : phase_switch,
+                                                     e->phase);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = e;

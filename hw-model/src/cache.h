@@ -58,7 +58,8 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n);
 
 /* Extents a new insert of [lba, lba+n) would add (0 or 1: merges and
  * overwrites may add none). */
-uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n);
+uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
+                               bool durable);
 
 /*
  * Choose what to write back next: the extent whose first sector the arm

@@ -234,7 +234,9 @@ static void complete_at(HwmDevice *d, Cmd *c, hwm_ns t)
 
 static bool room_for(const HwmDevice *d, const Cmd *c)
 {
-    uint32_t more = hwm_cache_new_extents(&d->cache, c->lba, c->sectors);
+    bool durable = (c->req.flags & HWM_REQ_FUA) != 0;
+    uint32_t more = hwm_cache_new_extents(&d->cache, c->lba, c->sectors,
+                                          durable);
     return d->cache.dirty_sectors + d->reserved_sectors + c->sectors <=
                d->cache_sectors &&
            d->cache.extents + d->reserved_extents + more <=

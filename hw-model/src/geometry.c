@@ -139,7 +139,7 @@ uint64_t hwm_geometry_phase(const Geometry *g, hwm_ns t)
 
 hwm_ns hwm_geometry_wait_ns(const Geometry *g, uint64_t from, uint64_t to)
 {
-    uint64_t units = (to + PHASE_REV - from) % PHASE_REV;
+    uint64_t units = to >= from ? to - from : to + PHASE_REV - from;
     return (hwm_ns)ceil_div(units, g->rpm);
 }
 
