@@ -390,16 +390,23 @@ static void run_sequence(int64_t *done, int n)
         if (i % 5 == 4) {
             t = vblk_io(r, VIRTIO_BLK_T_FLUSH, 0, NULL, 0, &t0);
             expect = oracle_request(o, t0, HWM_OP_FLUSH, 0, 0, 0);
+            g_test_message("%d flush at %" PRId64 ": done %" PRId64
+                           " model %" PRId64, i, t0, t, expect);
         } else {
             fill(wbuf, len, i);
             t = vblk_io(r, VIRTIO_BLK_T_OUT, sector, wbuf, len, &t0);
             expect = oracle_request(o, t0, HWM_OP_WRITE, 0, sector * 512, len);
+            g_test_message("%d write %" PRIu64 "+%zu at %" PRId64 ": done %"
+                           PRId64 " model %" PRId64, i, sector, len, t0, t,
+                           expect);
             g_assert_cmpint(t, ==, expect);
             done[i] = t;
 
             memset(rbuf, 0, len);
             t = vblk_io(r, VIRTIO_BLK_T_IN, sector, rbuf, len, &t0);
             expect = oracle_request(o, t0, HWM_OP_READ, 0, sector * 512, len);
+            g_test_message("%d read at %" PRId64 ": done %" PRId64
+                           " model %" PRId64, i, t0, t, expect);
             g_assert_cmpmem(rbuf, len, wbuf, len);
         }
         g_assert_cmpint(t, ==, expect);
@@ -879,12 +886,36 @@ static void test_scsi_fua(void)
     unlink(img);
 }
 
+/* The tests exercise the write cache; a profile without one is skipped. */
+static bool profile_has_cache(void)
+{
+    g_autoptr(HwmProfile) p = hwm_profile_load(profile_name(), profile_dir(),
+                                               NULL);
+    g_autofree char *dump = p ? hwm_profile_dump(p) : NULL;
+
+    /* asked from the dump: hwm_device_new() failing is not clean yet */
+    return dump && !strstr(dump, "\ncache_mb = 0 ") &&
+           strncmp(dump, "cache_mb = 0 ", 13) != 0;
+}
+
+static void test_skip(const void *why)
+{
+    g_test_skip(why);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
     if (!profile_dir()) {
-        g_test_skip("HDDMODEL_PROFILE_DIR is not set");
+        qtest_add_data_func("/hddmodel/skipped", "HDDMODEL_PROFILE_DIR is not set",
+                            test_skip);
+        return g_test_run();
+    }
+    if (!profile_has_cache()) {
+        qtest_add_data_func("/hddmodel/skipped",
+                            "the profile has no write cache to test",
+                            test_skip);
         return g_test_run();
     }
     qtest_add_func("/hddmodel/virtio-blk/timing", test_virtio_timing);
