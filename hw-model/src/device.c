@@ -16,7 +16,6 @@
 
 typedef enum {
     EV_READY,       /* a command's overhead (and data-in transfer) is done */
-    EV_ACK,         /* a cached write enters the cache and completes */
     EV_DONE,        /* a command completes */
     EV_UNIT,        /* a media unit finished its operation */
     EV_WAKE,        /* idle write-back may start */
@@ -276,6 +275,8 @@ static bool is_log_write(const HwmDevice *d, const Cmd *c)
            !is_write_in_place(d, c);
 }
 
+static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t);
+
 /* Serve cache-room waiters in arrival order while they fit. */
 static void serve_room_waiters(HwmDevice *d, hwm_ns t)
 {
@@ -311,14 +312,16 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
             break;
         }
         g_queue_pop_head(&d->room_wait);
+        d->room_fail.cmd = NULL;    /* its memory may hold the next one */
         reserve(d, c);
         c->t.destage_ns = t - c->ready_ns;
         if (is_log_write(d, c)) {
             c->state = CS_MEDIA;
             g_ptr_array_add(d->media_q, c);
         } else {
-            c->state = CS_FINISHING;
-            timer_push(d, t, EV_ACK, c, 0);
+            /* into the cache now, before a write-back can start on older
+             * data of the same sectors in this instant */
+            on_ack(d, c, t);
         }
     }
 }
@@ -767,6 +770,8 @@ static void kick(HwmDevice *d, hwm_ns t)
 {
     admit(d, t);
     serve_room_waiters(d, t);
+    /* writes it completed may let a non-queued flush start */
+    admit(d, t);
     check_flushes(d, t);
     for (uint32_t u = 0; u < d->nunits; u++) {
         start_unit(d, u, t);
@@ -781,9 +786,6 @@ static void run_until(HwmDevice *d, hwm_ns now)
         switch (x.kind) {
         case EV_READY:
             on_ready(d, x.cmd, x.t);
-            break;
-        case EV_ACK:
-            on_ack(d, x.cmd, x.t);
             break;
         case EV_DONE:
             if (x.cmd == d->nq_flush) {

@@ -511,6 +511,54 @@ static void test_clean_shutdown(void)
     unlink(img);
 }
 
+/*
+ * Stopping the VM with a request in flight drains it: the virtual clock
+ * stops, so the driver must finish the request on its own instead of
+ * waiting for a timer that cannot fire (a hang otherwise).  The guest
+ * continues afterwards.
+ */
+static void test_stop_in_flight(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    QTestState *qts;
+    struct virtio_blk_outhdr hdr = {
+        .type = cpu_to_le32(VIRTIO_BLK_T_OUT),
+        .sector = cpu_to_le64(500000),
+    };
+    uint8_t buf[4096], got[4096], status = 0xff;
+    uint64_t addr;
+    uint32_t head, idx;
+    int64_t t0;
+
+    vblk_setup(r);
+    qts = r->qts;
+    fill(buf, sizeof(buf), 6);
+    addr = guest_alloc(&r->qs->alloc, sizeof(hdr) + sizeof(buf) + 1);
+    qtest_memwrite(qts, addr, &hdr, sizeof(hdr));
+    qtest_memwrite(qts, addr + sizeof(hdr), buf, sizeof(buf));
+    qtest_memwrite(qts, addr + sizeof(hdr) + sizeof(buf), &status, 1);
+    head = qvirtqueue_add(qts, r->vq, addr, sizeof(hdr), false, true);
+    qvirtqueue_add(qts, r->vq, addr + sizeof(hdr), sizeof(buf), false, true);
+    qvirtqueue_add(qts, r->vq, addr + sizeof(hdr) + sizeof(buf), 1, true,
+                   false);
+    qvirtqueue_kick(qts, &r->vblk->vdev, r->vq, head);
+    g_assert_false(qvirtqueue_get_buf(qts, r->vq, &idx, NULL));
+
+    qtest_qmp_assert_success(qts, "{'execute': 'stop'}");
+    g_assert_true(qvirtqueue_get_buf(qts, r->vq, &idx, NULL));
+    g_assert_cmpuint(idx, ==, head);
+    g_assert_cmpint(qtest_readb(qts, addr + sizeof(hdr) + sizeof(buf)), ==,
+                    VIRTIO_BLK_S_OK);
+    guest_free(&r->qs->alloc, addr);
+    qtest_qmp_assert_success(qts, "{'execute': 'cont'}");
+
+    vblk_io(r, VIRTIO_BLK_T_IN, 500000, got, sizeof(got), &t0);
+    g_assert_cmpmem(got, sizeof(got), buf, sizeof(buf));
+    rig_stop(r);
+    unlink(img);
+}
+
 /* ---- NVMe ------------------------------------------------------------------ */
 
 #define NVME_REG_CC     0x14
@@ -922,6 +970,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hddmodel/virtio-blk/determinism", test_determinism);
     qtest_add_func("/hddmodel/virtio-blk/power-cut", test_power_cut);
     qtest_add_func("/hddmodel/virtio-blk/clean-shutdown", test_clean_shutdown);
+    qtest_add_func("/hddmodel/virtio-blk/stop-in-flight", test_stop_in_flight);
     qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
     qtest_add_func("/hddmodel/nvme/host-queue", test_nvme_queued);
     qtest_add_func("/hddmodel/scsi-hd/dpofua", test_scsi_fua);
