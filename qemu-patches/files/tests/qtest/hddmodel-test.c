@@ -524,7 +524,7 @@ static void test_stop_in_flight(void)
     QTestState *qts;
     struct virtio_blk_outhdr hdr = {
         .type = cpu_to_le32(VIRTIO_BLK_T_OUT),
-        .sector = cpu_to_le64(500000),
+        .sector = cpu_to_le64(50000),
     };
     uint8_t buf[4096], got[4096], status = 0xff;
     uint64_t addr;
@@ -553,7 +553,7 @@ static void test_stop_in_flight(void)
     guest_free(&r->qs->alloc, addr);
     qtest_qmp_assert_success(qts, "{'execute': 'cont'}");
 
-    vblk_io(r, VIRTIO_BLK_T_IN, 500000, got, sizeof(got), &t0);
+    vblk_io(r, VIRTIO_BLK_T_IN, 50000, got, sizeof(got), &t0);
     g_assert_cmpmem(got, sizeof(got), buf, sizeof(buf));
     rig_stop(r);
     unlink(img);
