@@ -94,6 +94,7 @@ struct HwmDevice {
     uint32_t nunits;
 
     hwm_ns now;                 /* latest time the host gave */
+    hwm_ns instant;             /* time of the step being processed */
     hwm_ns last_busy;           /* last arrival or completion */
     hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
     hwm_ns commit_free;         /* queued flushes' metadata commits are
@@ -218,15 +219,24 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
         d->st.discards++;
         break;
     }
+    if (c == d->nq_flush) {
+        d->nq_flush = NULL;
+    }
     g_queue_unlink(&d->cmds, &c->link);
     g_free(c);
     d->last_busy = done;
 }
 
+/* Complete `c` at `t`: now if that is the instant being processed, so
+ * events keep the order things happened in; else by a timer. */
 static void complete_at(HwmDevice *d, Cmd *c, hwm_ns t)
 {
     c->state = CS_FINISHING;
-    timer_push(d, t, EV_DONE, c, 0);
+    if (t <= d->instant) {
+        finish_cmd(d, c, t);
+    } else {
+        timer_push(d, t, EV_DONE, c, 0);
+    }
 }
 
 /* ---- cache room --------------------------------------------------------- */
@@ -783,14 +793,12 @@ static void run_until(HwmDevice *d, hwm_ns now)
     while (d->timers->len > 0 &&
            ((Timer *)d->timers->data)[0].t <= now) {
         Timer x = timer_pop(d);
+        d->instant = x.t;
         switch (x.kind) {
         case EV_READY:
             on_ready(d, x.cmd, x.t);
             break;
         case EV_DONE:
-            if (x.cmd == d->nq_flush) {
-                d->nq_flush = NULL;
-            }
             finish_cmd(d, x.cmd, x.t);
             break;
         case EV_UNIT:
@@ -1027,6 +1035,7 @@ bool hwm_submit(HwmDevice *d, hwm_ns now, const HwmRequest *req,
     c->link.data = c;
     g_queue_push_tail_link(&d->cmds, &c->link);
     d->last_busy = now;
+    d->instant = now;
     kick(d, now);
     return true;
 }

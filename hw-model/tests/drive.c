@@ -99,9 +99,27 @@ static bool flush_covers(Drive *d, GArray *vol, hwm_ns submit)
     return true;
 }
 
+/* PLATTER_DRIVE_LOG=1 prints every step and event to stderr */
+static bool logging(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        on = g_getenv("PLATTER_DRIVE_LOG") != NULL;
+    }
+    return on;
+}
+
 static bool on_event(Drive *d, const HwmEvent *e, hwm_ns at,
                      GPtrArray *flushes)
 {
+    if (logging()) {
+        g_printerr("  %" G_GINT64_FORMAT " %s tag=%" G_GUINT64_FORMAT
+                   " %s %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT
+                   " durable=%d\n", e->time_ns,
+                   e->kind == HWM_EV_DURABLE ? "DURABLE" : "COMPLETE", e->tag,
+                   e->kind == HWM_EV_DURABLE ? "" : hwm_op_name(e->op),
+                   e->offset / 512, e->length / 512, e->durable);
+    }
     if (e->time_ns != at) {
         return fail(d, "event at %" G_GINT64_FORMAT " handed out at %"
                     G_GINT64_FORMAT, e->time_ns, at);
@@ -194,6 +212,9 @@ bool drive_run(HwmDevice *dev, const DriveStep *steps, size_t n, GString *why)
             break;
         }
         if (s->power_cut) {
+            if (logging()) {
+                g_printerr("%" G_GINT64_FORMAT " POWER CUT\n", t);
+            }
             g_autoptr(GArray) lost = hwm_power_cut(dev, t);
             same_volatile(&d, lost, "power cut");
             memset(d.vol, 0, sizeof d.vol);
@@ -210,6 +231,11 @@ bool drive_run(HwmDevice *dev, const DriveStep *steps, size_t n, GString *why)
                          .offset = s->op == HWM_OP_FLUSH ? 0 : sec * 512ull,
                          .length = s->op == HWM_OP_FLUSH ? 0 : cnt * 512ull };
         GError *err = NULL;
+        if (logging()) {
+            g_printerr("%" G_GINT64_FORMAT " submit tag=%zu %s flags=%u %u+%u\n",
+                       t, i, hwm_op_name(r.op), r.flags, sec,
+                       r.op == HWM_OP_FLUSH ? 0 : cnt);
+        }
         if (hwm_submit(dev, t, &r, &err)) {
             g_hash_table_insert(d.outstanding, GSIZE_TO_POINTER(i),
                                 GSIZE_TO_POINTER((gsize)t + 1));

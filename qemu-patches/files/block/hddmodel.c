@@ -360,7 +360,7 @@ static int hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
                        req->buf, 0);
 }
 
-/* ---- request bookkeeping --------------------------------------------------- */
+/* ---- request bookkeeping ------------------------------------------------ */
 
 static const char hdd_trace_op[] = { 'R', 'W', 'F', 'D' };
 
@@ -893,7 +893,7 @@ static void hdd_close(BlockDriverState *bs)
     hdd_free(s);
 }
 
-/* ---- QMP ------------------------------------------------------------------ */
+/* ---- QMP ---------------------------------------------------------------- */
 
 static BDRVHddState *hdd_find(const char *node_name, Error **errp)
 {

@@ -253,7 +253,7 @@ static void step_next(Rig *r)
     r->clock = qtest_clock_step_next(r->qts);
 }
 
-/* ---- virtio-blk ----------------------------------------------------------- */
+/* ---- virtio-blk ---------------------------------------------------------- */
 
 static void vblk_setup(Rig *r)
 {
@@ -261,7 +261,8 @@ static void vblk_setup(Rig *r)
     uint64_t features;
 
     r->vblk = virtio_pci_new(r->qs->pcibus,
-                             &(QPCIAddress) { .devfn = QPCI_DEVFN(VBLK_SLOT, 0) });
+                             &(QPCIAddress) {
+                                 .devfn = QPCI_DEVFN(VBLK_SLOT, 0) });
     g_assert_nonnull(r->vblk);
     d = &r->vblk->vdev;
     qvirtio_pci_device_enable(r->vblk);
@@ -367,7 +368,7 @@ static void fill(uint8_t *buf, size_t len, unsigned seed)
     }
 }
 
-/* ---- tests ------------------------------------------------------------------ */
+/* ---- tests --------------------------------------------------------------- */
 
 /*
  * A mix of reads, writes and flushes at assorted offsets: every completion
@@ -559,7 +560,7 @@ static void test_stop_in_flight(void)
     unlink(img);
 }
 
-/* ---- NVMe ------------------------------------------------------------------ */
+/* ---- NVMe ---------------------------------------------------------------- */
 
 #define NVME_REG_CC     0x14
 #define NVME_REG_CSTS   0x1c
@@ -821,7 +822,7 @@ static void test_nvme_queued(void)
     unlink(img);
 }
 
-/* ---- virtio-scsi + scsi-hd, dpofua=on -------------------------------------- */
+/* ---- virtio-scsi + scsi-hd, dpofua=on ------------------------------------ */
 
 typedef struct QEMU_PACKED ScsiCmdReq {
     uint8_t lun[8];
@@ -895,7 +896,8 @@ static void test_scsi_fua(void)
     int i;
 
     dev = virtio_pci_new(r->qs->pcibus,
-                         &(QPCIAddress) { .devfn = QPCI_DEVFN(VSCSI_SLOT, 0) });
+                         &(QPCIAddress) {
+                             .devfn = QPCI_DEVFN(VSCSI_SLOT, 0) });
     g_assert_nonnull(dev);
     qvirtio_pci_device_enable(dev);
     qvirtio_start_device(&dev->vdev);
@@ -956,8 +958,8 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
 
     if (!profile_dir()) {
-        qtest_add_data_func("/hddmodel/skipped", "HDDMODEL_PROFILE_DIR is not set",
-                            test_skip);
+        qtest_add_data_func("/hddmodel/skipped",
+                            "HDDMODEL_PROFILE_DIR is not set", test_skip);
         return g_test_run();
     }
     if (!profile_has_cache()) {
