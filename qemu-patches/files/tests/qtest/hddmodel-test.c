@@ -512,6 +512,28 @@ static void test_clean_shutdown(void)
     unlink(img);
 }
 
+/* write-cache=off: every write is on the image when it completes. */
+static void test_write_through(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, false);
+    Oracle *o = oracle_new(false, false);
+    uint8_t a[4096], got[4096];
+    int64_t t0, t;
+
+    fill(a, sizeof(a), 7);
+    vblk_setup(r);
+    t = vblk_io(r, VIRTIO_BLK_T_OUT, 6000, a, sizeof(a), &t0);
+    g_assert_cmpint(t, ==, oracle_request(o, t0, HWM_OP_WRITE, 0, 6000 * 512,
+                                          sizeof(a)));
+    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 0);
+    read_image(img, 6000 * 512, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+    oracle_free(o);
+    rig_stop(r);
+    unlink(img);
+}
+
 /*
  * Stopping the VM with a request in flight drains it: the virtual clock
  * stops, so the driver must finish the request on its own instead of
@@ -973,6 +995,7 @@ int main(int argc, char **argv)
     qtest_add_func("/hddmodel/virtio-blk/power-cut", test_power_cut);
     qtest_add_func("/hddmodel/virtio-blk/clean-shutdown", test_clean_shutdown);
     qtest_add_func("/hddmodel/virtio-blk/stop-in-flight", test_stop_in_flight);
+    qtest_add_func("/hddmodel/virtio-blk/write-through", test_write_through);
     qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
     qtest_add_func("/hddmodel/nvme/host-queue", test_nvme_queued);
     qtest_add_func("/hddmodel/scsi-hd/dpofua", test_scsi_fua);
