@@ -15,6 +15,7 @@ import time
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")
 REPORT_VERSION = 1
+IMAGE_BYTES = 200 << 30
 
 # Does the front end advertise native FUA to the guest?
 def frontend_fua(dev):
@@ -164,6 +165,10 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
                   "command": shlex.join(scmd)}
     if guest:
         os.makedirs(workdir, exist_ok=True)
+        # a fresh sparse image per cell: the guest sees its first 200 GiB,
+        # the modeled drive's outer edge
+        with open(os.path.join(workdir, "disk.img"), "wb") as img:
+            img.truncate(IMAGE_BYTES)
         gcmd = guest_command(cell, runtime, workdir)
         t0 = time.monotonic()
         gres, gerr = _run_json(gcmd, timeout)
@@ -172,7 +177,11 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
             run = gres.get("run", {})
             host["guest_run"] = {k: run.pop(k) for k in list(run)
                                  if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
+        image = os.path.join(workdir, "disk.img")
+        rerun = (f"truncate -s {IMAGE_BYTES >> 30}G {shlex.quote(image)} && "
+                 f"PLATTER_QEMU={shlex.quote(os.environ.get('PLATTER_QEMU', 'build'))} "
+                 + shlex.join(gcmd))
         rec["guest"] = {"summary": _summary(gres), "error": gerr, "raw": gres,
-                        "command": shlex.join(gcmd)}
+                        "command": rerun}
     rec["host"] = host
     return rec
