@@ -80,10 +80,12 @@ def cells(exp):
     return out
 
 
-def guest_command(cell, runtime, workdir):
+def guest_command(cell, runtime):
+    """The run-guest command, run in a directory holding disk.img (relative,
+    so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
     fua = frontend_fua(dev)
-    image = os.path.join(workdir, "disk.img")
+    image = "disk.img"
     drive = (f"driver=hddmodel,profile={cell['profile']},"
              f"fua={'on' if fua else 'off'},write-cache=on,file={image}")
     cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", cell["variant"],
@@ -112,8 +114,9 @@ def sim_command(cell, runtime, sim):
     return cmd + [a for a in wl.get("sim_args", []) if a not in cmd]
 
 
-def _run_json(cmd, timeout):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+def _run_json(cmd, timeout, cwd=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       cwd=cwd)
     if p.returncode != 0:
         tail = "\n".join(p.stderr.strip().splitlines()[-5:])
         return None, f"exit {p.returncode}: {tail}"
@@ -169,18 +172,16 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
         # the modeled drive's outer edge
         with open(os.path.join(workdir, "disk.img"), "wb") as img:
             img.truncate(IMAGE_BYTES)
-        gcmd = guest_command(cell, runtime, workdir)
+        gcmd = guest_command(cell, runtime)
         t0 = time.monotonic()
-        gres, gerr = _run_json(gcmd, timeout)
+        gres, gerr = _run_json(gcmd, timeout, cwd=workdir)
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:
             run = gres.get("run", {})
             host["guest_run"] = {k: run.pop(k) for k in list(run)
                                  if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
-        image = os.path.join(workdir, "disk.img")
-        rerun = (f"truncate -s {IMAGE_BYTES >> 30}G {shlex.quote(image)} && "
-                 f"PLATTER_QEMU={shlex.quote(os.environ.get('PLATTER_QEMU', 'build'))} "
-                 + shlex.join(gcmd))
+        rerun = (f"truncate -s {IMAGE_BYTES >> 30}G disk.img && "
+                 "PLATTER_QEMU=build " + shlex.join(gcmd))
         rec["guest"] = {"summary": _summary(gres), "error": gerr, "raw": gres,
                         "command": rerun}
     rec["host"] = host
