@@ -14,6 +14,7 @@
  *   HDDMODEL_PROFILE_DIR   directory with *.profile (required)
  *   HDDMODEL_PROFILE       profile to use (default generic-7200)
  *   HDDMODEL_QEMU_ARGS     extra QEMU arguments (firmware path)
+ *   HDDMODEL_TRACE_DIR     keep the virtio-blk node's request traces here
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -217,6 +218,26 @@ static Rig *rig_start(const char *img, bool wce)
     return r;
 }
 
+/*
+ * With HDDMODEL_TRACE_DIR set, keep d0's request trace there (PROFILE-N.trace,
+ * one per QEMU run) so platter-sim can replay it and check every completion
+ * time.
+ */
+static void keep_trace(Rig *r)
+{
+    const char *dir = g_getenv("HDDMODEL_TRACE_DIR");
+    static int seq;
+    g_autofree char *text = NULL, *name = NULL, *path = NULL;
+    gsize len;
+
+    if (!dir || !g_file_get_contents(r->trace, &text, &len, NULL)) {
+        return;
+    }
+    name = g_strdup_printf("%s-%d.trace", profile_name(), ++seq);
+    path = g_build_filename(dir, name, NULL);
+    g_file_set_contents(path, text, len, NULL);
+}
+
 static void rig_stop(Rig *r)
 {
     if (r->vq) {
@@ -224,6 +245,7 @@ static void rig_stop(Rig *r)
     }
     g_free(r->vblk);
     qtest_shutdown(r->qs);
+    keep_trace(r);
     unlink(r->trace);
     unlink(r->img1);
     unlink(r->img2);
