@@ -142,7 +142,12 @@ def _summary(res):
         delta = res.get("device", {}).get("stat_delta", {})
         trace = res.get("trace", {})
         ios = max(res.get("ios", 0), 1)
-        counters = {"writes": delta.get("writes"), "flushes": delta.get("flushes"),
+        bs = res.get("params", {}).get("bs")
+        # diskstats counts an empty preflush as a write too: count data
+        # writes by sectors
+        data_writes = (delta["write_sectors"] * 512 // bs
+                       if bs and "write_sectors" in delta else None)
+        counters = {"writes": data_writes, "flushes": delta.get("flushes"),
                     "fua_writes": trace.get("write_fua")}
         cdf = res.get("lat_cdf_us", [])
     per_io = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)
