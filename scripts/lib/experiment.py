@@ -126,7 +126,7 @@ def _run_json(cmd, timeout, cwd=None):
         return None, f"bad JSON on stdout: {e}"
 
 
-def _summary(res):
+def summarize(res):
     """The figures the report compares, from a guest or sim result."""
     if res is None:
         return None
@@ -169,7 +169,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
     host["sim_s"] = round(time.monotonic() - t0, 3)
     if sres:
         host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
-    rec["sim"] = {"summary": _summary(sres), "error": serr, "raw": sres,
+    rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
                   "command": shlex.join(scmd)}
     if guest:
         os.makedirs(workdir, exist_ok=True)
@@ -187,7 +187,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
                                  if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
         rerun = (f"truncate -s {IMAGE_BYTES >> 30}G disk.img && "
                  "PLATTER_QEMU=build " + shlex.join(gcmd))
-        rec["guest"] = {"summary": _summary(gres), "error": gerr, "raw": gres,
+        rec["guest"] = {"summary": summarize(gres), "error": gerr, "raw": gres,
                         "command": rerun}
     rec["host"] = host
     return rec
