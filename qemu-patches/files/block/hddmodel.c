@@ -635,6 +635,12 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
         req.qiov = qiov;
     }
 
+    /*
+     * Read the clock now, in the guest's MMIO access (where icount allows
+     * it): hdd_submit() hands the model s->now.  A request that finds every
+     * command slot taken, or arrives while events are being processed,
+     * waits in s->reqs for hdd_submit_waiting().
+     */
     req.arrive_ns = hdd_now(s);
     QTAILQ_INSERT_TAIL(&s->reqs, &req, next);
     if (s->in_model < s->queue_depth && !s->in_process) {
