@@ -854,7 +854,12 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
                     "%s: write cache requested but the profile has no cache "
                     "(cache_mb = 0)", p->source);
-        hwm_device_free(d);
+        if (d->rotating) {
+            hwm_geometry_free(&d->geo);
+        }
+        g_free(d->prof.name);
+        g_free(d->prof.source);
+        g_free(d);
         return NULL;
     }
     d->queue_depth = cfg->queue_depth ? cfg->queue_depth : p->queue_depth;

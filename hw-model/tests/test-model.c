@@ -370,6 +370,17 @@ static void test_bad_requests(void)
     g_assert_cmpint(hwm_next_event(d), !=, HWM_NEVER);
 }
 
+static void test_config_errors(void)
+{
+    g_autoptr(HwmProfile) p = load("ideal");
+    HwmConfig cfg = { .write_cache = HWM_ON };
+    GError *err = NULL;
+    g_assert_null(hwm_device_new(p, &cfg, &err));
+    g_assert_error(err, HWM_ERROR, HWM_ERROR_INVALID);
+    g_assert_nonnull(strstr(err->message, "no cache"));
+    g_clear_error(&err);
+}
+
 static void test_queue_full(void)
 {
     g_autoptr(HwmProfile) p = load("generic-7200");
@@ -479,6 +490,7 @@ int main(int argc, char **argv)
     g_test_add_func("/physics/sptf-beats-fifo", test_sptf_beats_fifo);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
+    g_test_add_func("/input/config-errors", test_config_errors);
     g_test_add_func("/input/profile-errors", test_profile_errors);
     g_test_add_func("/input/shipped-profiles", test_shipped_profiles);
     return g_test_run();

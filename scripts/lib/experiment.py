@@ -97,6 +97,12 @@ def guest_command(cell, runtime):
     return cmd
 
 
+def rerun_command(cell, runtime):
+    """A shell line that reruns a guest cell in an empty directory."""
+    return (f"truncate -s {IMAGE_BYTES >> 30}G disk.img && PLATTER_QEMU=build "
+            + shlex.join(guest_command(cell, runtime)))
+
+
 def sim_command(cell, runtime, sim):
     dev, wl = cell["device"], cell["workload"]
     fua = frontend_fua(dev)
@@ -185,9 +191,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
             run = gres.get("run", {})
             host["guest_run"] = {k: run.pop(k) for k in list(run)
                                  if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
-        rerun = (f"truncate -s {IMAGE_BYTES >> 30}G disk.img && "
-                 "PLATTER_QEMU=build " + shlex.join(gcmd))
         rec["guest"] = {"summary": summarize(gres), "error": gerr, "raw": gres,
-                        "command": rerun}
+                        "command": rerun_command(cell, runtime)}
     rec["host"] = host
     return rec
