@@ -47,8 +47,6 @@ typedef struct Cmd {
     HwmBreakdown t;
     CmdState state;
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
-    bool flush_had_data;    /* FLUSH: writes arrived since the last commit,
-                               so the drive has metadata to commit */
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
     GList link;             /* in HwmDevice.cmds */
@@ -100,8 +98,6 @@ struct HwmDevice {
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
     uint64_t ack_seq;
-    uint64_t flushed_seq;       /* ack_seq when the last FLUSH arrived: a
-                                   flush with no write since commits nothing */
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
     struct {                    /* the state when room last ran out */
@@ -364,10 +360,7 @@ static void admit(HwmDevice *d, hwm_ns t)
             c->state = CS_FLUSH;
             c->start_ns = t;
             c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
-            c->flush_had_data = d->cache.extents > 0 ||
-                                d->ack_seq > d->flushed_seq;
             c->flush_cut = d->ack_seq;
-            d->flushed_seq = d->ack_seq;
             d->nq_flush = c;
             return;
         }
@@ -408,9 +401,6 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
     case HWM_OP_FLUSH:
         c->state = CS_FLUSH;
         c->flush_cut = d->ack_seq;
-        c->flush_had_data = hwm_cache_oldest_seq(&d->cache) <= c->flush_cut ||
-                            d->ack_seq > d->flushed_seq;
-        d->flushed_seq = d->ack_seq;
         g_ptr_array_add(d->flushes, c);
         break;
     }
@@ -428,21 +418,36 @@ static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
 
 /* ---- flushes ------------------------------------------------------------ */
 
+/*
+ * A flush's write-back is over at `t`: the controller now runs its flush
+ * routine (cache state, mapping journal) for flush_commit, one flush at a
+ * time, whether or not new data arrived since the last one.  Returns when
+ * that ends.  Without a write cache there is nothing to commit.
+ */
+static hwm_ns flush_commit(HwmDevice *d, hwm_ns t)
+{
+    if (!d->wce || d->prof.flush_commit_ns == 0) {
+        return t;
+    }
+    d->commit_free = MAX(t, d->commit_free) + (hwm_ns)d->prof.flush_commit_ns;
+    return d->commit_free;
+}
+
 static void check_flushes(HwmDevice *d, hwm_ns t)
 {
     if (d->nq_flush && d->nq_flush->state == CS_FLUSH &&
         d->cache.extents == 0) {
         Cmd *c = d->nq_flush;
-        hwm_ns commit = c->flush_had_data ? (hwm_ns)d->prof.flush_commit_ns : 0;
+        hwm_ns committed = flush_commit(d, t);
         /* write-back ran alongside the controller's overhead */
         hwm_ns media = c->t.seek_ns + c->t.rotate_ns + c->t.transfer_ns;
-        hwm_ns done = MAX(t + commit, c->start_ns + c->t.overhead_ns + media);
+        hwm_ns done = MAX(committed, c->start_ns + c->t.overhead_ns + media);
         c->t.destage_ns = done - c->start_ns - c->t.overhead_ns - media;
-        if (commit > 0 && d->rotating) {
+        if (committed > t && d->rotating) {
             /* the commit writes drive metadata: the arm is busy with it */
             d->units[0].op = OP_COMMIT;
-            d->units[0].busy_until = t + commit;
-            timer_push(d, t + commit, EV_UNIT, NULL, 0);
+            d->units[0].busy_until = committed;
+            timer_push(d, committed, EV_UNIT, NULL, 0);
         }
         complete_at(d, c, done);
     }
@@ -453,15 +458,7 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
     for (guint i = 0; i < d->flushes->len;) {
         Cmd *c = g_ptr_array_index(d->flushes, i);
         if (oldest > c->flush_cut) {
-            /* the controller commits its mapping one flush at a time */
-            hwm_ns done = t;
-            /* the controller runs its flush routine (write-buffer state,
-             * mapping journal) for every FLUSH, one at a time, whether or
-             * not new data arrived since the last one */
-            if (d->wce && d->prof.flush_commit_ns > 0) {
-                done = MAX(t, d->commit_free) + (hwm_ns)d->prof.flush_commit_ns;
-                d->commit_free = done;
-            }
+            hwm_ns done = flush_commit(d, t);
             c->t.destage_ns = done - c->ready_ns;
             g_ptr_array_remove_index(d->flushes, i);
             complete_at(d, c, done);
@@ -901,7 +898,6 @@ static void drop_commands(HwmDevice *d)
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
-    d->flushed_seq = d->ack_seq;
     d->room_fail.cmd = NULL;
     for (uint32_t u = 0; u < d->nunits; u++) {
         ArmPos arm = d->units[u].arm;

@@ -137,7 +137,8 @@ static const KeyDef keys[] = {
       flush_names, "non-queued (waits for the queue: SATA) or queued (NVMe)" },
     { "flush_commit_us", T_TIME, NS_PER_US, F(flush_commit_ns), FOR_ALL,
       false, "0", 0, 1000 * NS_PER_MS, NULL,
-      "metadata commit after a flush destaged data" },
+      "flush routine after a flush's write-back (write cache on; "
+      "one flush at a time)" },
 };
 
 #define NKEYS G_N_ELEMENTS(keys)

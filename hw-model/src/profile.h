@@ -65,7 +65,7 @@ struct HwmProfile {
     bool fua;
     HwmFuaMethod fua_method;
     HwmFlushMode flush_mode;
-    uint64_t flush_commit_ns;             /* metadata commit after destage */
+    uint64_t flush_commit_ns;             /* flush routine, one at a time */
 };
 
 #endif
