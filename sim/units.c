@@ -1,37 +1,13 @@
 #include <glib.h>
 #include <string.h>
 
+#include "hwm.h"
 #include "units.h"
 
 bool units_parse_decimal(const char *s, uint64_t scale, uint64_t *out)
 {
-    unsigned __int128 v = 0, frac = 0, den = 1;
-    const char *p = s;
-    bool digits = false;
-
-    for (; g_ascii_isdigit(*p); p++, digits = true) {
-        v = v * 10 + (unsigned)(*p - '0');
-        if (v > UINT64_MAX) {
-            return false;
-        }
-    }
-    if (*p == '.') {
-        for (p++; g_ascii_isdigit(*p); p++, digits = true) {
-            if (den < (unsigned __int128)1 << 80) {
-                frac = frac * 10 + (unsigned)(*p - '0');
-                den *= 10;
-            }
-        }
-    }
-    if (!digits || *p) {
-        return false;
-    }
-    unsigned __int128 r = v * scale + frac * scale / den;
-    if (r > UINT64_MAX) {
-        return false;
-    }
-    *out = (uint64_t)r;
-    return true;
+    const char *why;
+    return hwm_parse_decimal(s, scale, out, &why);
 }
 
 bool units_parse_size(const char *s, uint64_t *out)

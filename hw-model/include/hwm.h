@@ -211,6 +211,15 @@ void hwm_stats(const HwmDevice *dev, HwmStats *out);
 
 const char *hwm_op_name(HwmOp op);
 
+/*
+ * Parse a non-negative decimal ("8", "8.25") exactly into value * scale,
+ * without floating point; a fraction finer than one unit of the result is
+ * an error, not rounded.  On failure `why` says what is wrong.  Profiles
+ * and platter-sim's options share it.
+ */
+bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
+                       const char **why);
+
 G_END_DECLS
 
 #endif /* HWM_H */

@@ -159,13 +159,8 @@ static const char *unit_of(const KeyDef *k)
     return us ? us + 1 : "";
 }
 
-/*
- * Parse a non-negative decimal ("8", "8.25", "0.003") exactly into
- * value * scale, without floating point.  Fractions finer than one field
- * unit are an error rather than silently rounded.
- */
-static bool parse_decimal(const char *s, uint64_t scale, uint64_t *out,
-                          const char **why)
+bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
+                       const char **why)
 {
     uint64_t ip = 0, frac_num = 0, frac_den = 1;
     const char *p = s;
@@ -189,22 +184,39 @@ static bool parse_decimal(const char *s, uint64_t scale, uint64_t *out,
         }
     }
     if (!digits || *p != '\0') {
-        *why = "not a non-negative decimal number (the unit belongs in the "
-               "key name, not the value)";
+        *why = "not a non-negative decimal number";
         return false;
     }
-    if (ip > UINT64_MAX / scale) {
+    if (scale == 0 || ip > UINT64_MAX / scale) {
         *why = "too large";
         return false;
     }
-    /* frac_num * scale fits: frac_num < frac_den <= 10^18, scale small */
+    /* frac_num < frac_den <= 10^18 and scale < 2^64: fits in 128 bits */
     unsigned __int128 f = (unsigned __int128)frac_num * scale;
     if (f % frac_den != 0) {
-        *why = "finer than the model's resolution for this key";
+        *why = "finer than the resolution (1 ns, 1 byte)";
         return false;
     }
-    *out = ip * scale + (uint64_t)(f / frac_den);
+    uint64_t frac = (uint64_t)(f / frac_den);
+    if (frac > UINT64_MAX - ip * scale) {
+        *why = "too large";
+        return false;
+    }
+    *out = ip * scale + frac;
     return true;
+}
+
+static bool parse_decimal(const char *s, uint64_t scale, uint64_t *out,
+                          const char **why)
+{
+    if (hwm_parse_decimal(s, scale, out, why)) {
+        return true;
+    }
+    if (g_str_equal(*why, "not a non-negative decimal number")) {
+        *why = "not a non-negative decimal number (the unit belongs in the "
+               "key name, not the value)";
+    }
+    return false;
 }
 
 static bool parse_value(const KeyDef *k, const char *val, uint64_t *out,

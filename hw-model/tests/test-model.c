@@ -436,7 +436,7 @@ static void test_profile_errors(void)
     expect_profile_error(wrong_kind, "key 'read_us' does not apply to type = hdd");
     expect_profile_error(bad_enum, "non-queued, queued");
     expect_profile_error(neg, "key 'write_settle_ms': bad value '-1'");
-    expect_profile_error(fine, "finer than the model's resolution");
+    expect_profile_error(fine, "finer than the resolution");
     expect_profile_error("type = hdd\nrpm = 7200\n", "missing key 'capacity_bytes'");
     expect_profile_error("rpm = 7200\n", "missing key 'type'");
     expect_profile_error("type = disk\n", "(hdd, flash)");
