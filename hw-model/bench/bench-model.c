@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "drive.h"
 #include "hwm.h"
 
 static double cpu_s(void)
@@ -17,14 +18,6 @@ static double cpu_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 /* A shipped profile with some keys replaced. */
@@ -132,13 +125,13 @@ int main(int argc, char **argv)
         HwmStats st;
         hwm_ns t = 0;
         do {
-            submit(d, t, HWM_OP_WRITE, 0, rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_WRITE, 0, drive_rng(&s) % blocks * 4096);
             t = wait_one(d) + 10000;
             hwm_stats(d, &st);
         } while (st.dirty_extents < 65000);
         double c0 = cpu_s();
         for (uint64_t i = 0; i < n; i++) {
-            submit(d, t, HWM_OP_WRITE, 0, rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_WRITE, 0, drive_rng(&s) % blocks * 4096);
             t = wait_one(d) + 10000;
         }
         double c = cpu_s() - c0;
@@ -154,12 +147,12 @@ int main(int argc, char **argv)
         const uint64_t blocks = hwm_device_capacity_bytes(d) / 4096, n = 1000000;
         hwm_ns t = 0;
         for (int i = 0; i < 32; i++) {
-            submit(d, t, HWM_OP_READ, 0, rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_READ, 0, drive_rng(&s) % blocks * 4096);
         }
         double c0 = cpu_s();
         for (uint64_t i = 0; i < n; i++) {
             t = wait_one(d);
-            submit(d, t, HWM_OP_READ, 0, rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_READ, 0, drive_rng(&s) % blocks * 4096);
         }
         report("QD32 random 4K reads, SPTF (generic-7200)", n, cpu_s() - c0, "");
     }

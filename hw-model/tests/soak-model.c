@@ -11,14 +11,6 @@
 
 #include "drive.h"
 
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 int main(int argc, char **argv)
 {
     uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
@@ -42,7 +34,7 @@ int main(int argc, char **argv)
         g_autoptr(HwmDevice) d = hwm_device_new(p, &cfg, NULL);
         size_t n = (size_t)MIN(chunk, total - done);
         for (size_t i = 0; i < n; i++) {
-            uint64_t r = rng(&s), q = rng(&s);
+            uint64_t r = drive_rng(&s), q = drive_rng(&s);
             DriveStep *st = &steps[i];
             st->gap_ns = (hwm_ns)(r % 2000000);
             st->power_cut = q % 1000 == 0;
