@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "parse.h"
-#include "prng.h"
+#include "pattern.h"
 #include "report.h"
 #include "stats.h"
 
@@ -46,36 +46,23 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     const char *dev = NULL;
-    int random_pattern = 0;
-    uint64_t bs = 4096, span = 100ULL << 30, base = 0, runtime_s = 60;
-    uint64_t max_ios = 0, seed = 1;
+    struct pattern_opts po = PATTERN_OPTS_DEFAULT;
+    uint64_t runtime_s = 60, max_ios = 0;
+    const char *why;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
+        int bad = 0, r;
         if (!v)
             usage();
-        if (!strcmp(a, "--dev"))
+        if ((r = pattern_option(&po, a, v)))
+            bad = r < 0;
+        else if (!strcmp(a, "--dev"))
             dev = v;
-        else if (!strcmp(a, "--pattern")) {
-            if (!strcmp(v, "rand") || !strcmp(v, "random"))
-                random_pattern = 1;
-            else if (!strcmp(v, "seq") || !strcmp(v, "sequential"))
-                random_pattern = 0;
-            else
-                bad = 1;
-        } else if (!strcmp(a, "--bs"))
-            bad = parse_size(v, &bs);
-        else if (!strcmp(a, "--span"))
-            bad = parse_size(v, &span);
-        else if (!strcmp(a, "--offset"))
-            bad = parse_size(v, &base);
         else if (!strcmp(a, "--runtime"))
             bad = parse_u64(v, &runtime_s);
         else if (!strcmp(a, "--ios"))
             bad = parse_u64(v, &max_ios);
-        else if (!strcmp(a, "--seed"))
-            bad = parse_u64(v, &seed);
         else
             usage();
         if (bad) {
@@ -86,11 +73,11 @@ int main(int argc, char **argv)
     }
     if (!dev)
         usage();
-    if (bs == 0 || bs % 512 || span < bs || base % bs) {
-        fprintf(stderr, "dsync-write: need bs a multiple of 512, span >= bs, "
-                        "offset aligned to bs\n");
+    if ((why = pattern_opts_check(&po))) {
+        fprintf(stderr, "dsync-write: %s\n", why);
         return 2;
     }
+    const uint64_t bs = po.bs, span = po.span_bytes, base = po.base_bytes;
     if (runtime_s == 0 && max_ios == 0) {
         fprintf(stderr, "dsync-write: --runtime 0 needs --ios N\n");
         return 2;
@@ -119,16 +106,14 @@ int main(int argc, char **argv)
     }
     memset(buf, 0xa5, bs);
 
-    struct prng rng;
-    prng_seed(&rng, seed);
+    struct write_pattern pat;
+    pattern_start(&pat, &po);
     struct lat_samples lat = {0};
-    uint64_t blocks = span / bs, seq_next = 0, ios = 0;
+    uint64_t ios = 0;
     int64_t start = now_ns(), end = start + (int64_t)runtime_s * 1000000000;
 
     for (;;) {
-        uint64_t blk = random_pattern ? prng_below(&rng, blocks)
-                                      : seq_next++ % blocks;
-        off_t off = (off_t)(base + blk * bs);
+        off_t off = (off_t)pattern_next(&pat);
         /* Stamp the block with its offset and sequence number so a later
          * durability check can tell which write it holds. */
         uint64_t stamp[2] = {(uint64_t)off, ios};
@@ -160,10 +145,10 @@ int main(int argc, char **argv)
     report_device(stdout, &bd);
     fprintf(stdout, ",\"params\":{\"pattern\":\"%s\",\"bs\":%llu,\"span\":%llu,"
             "\"offset\":%llu,\"runtime_s\":%llu,\"max_ios\":%llu,\"seed\":%llu}",
-            random_pattern ? "rand" : "seq", (unsigned long long)bs,
+            po.random ? "rand" : "seq", (unsigned long long)bs,
             (unsigned long long)span, (unsigned long long)base,
             (unsigned long long)runtime_s, (unsigned long long)max_ios,
-            (unsigned long long)seed);
+            (unsigned long long)po.seed);
     fprintf(stdout, ",\"ios\":%llu,\"runtime_ns\":%lld,\"iops\":%.3f",
             (unsigned long long)ios, (long long)elapsed,
             (double)ios * 1e9 / (double)elapsed);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "parse.h"
+#include "pattern.h"
 #include "prng.h"
+#include "record.h"
 #include "stats.h"
 
 static int n_run, n_fail;
@@ -139,11 +141,67 @@ static void test_parse(void)
     ok(parse_u64("6x", &v) < 0 && parse_u64("", &v) < 0, "bad u64 rejected");
 }
 
+static void test_record(void)
+{
+    static uint8_t buf[4096];
+    struct record_id w = {.run = 9, .seq = 77, .offset = 8192, .job = 3}, got;
+    uint32_t index = 99;
+
+    record_fill(buf, sizeof(buf), &w);
+    ok(record_read_sector(buf + 1536, &got, &index) == RECORD_INTACT &&
+       got.run == 9 && got.seq == 77 && got.offset == 8192 && got.job == 3 &&
+       index == 3, "a filled sector reads back as its write and index");
+    int all = 1;
+    for (int i = 0; i < 8; i++)
+        all &= record_read_sector(buf + 512 * i, &got, &index) == RECORD_INTACT &&
+               index == (uint32_t)i;
+    ok(all, "every sector of a write is intact and numbered");
+    buf[700] ^= 1;
+    ok(record_read_sector(buf + 512, &got, &index) == RECORD_DAMAGED,
+       "one flipped bit makes a sector damaged");
+    memset(buf, 0, 512);
+    ok(record_read_sector(buf, &got, &index) == RECORD_EMPTY,
+       "an all-zero sector is empty");
+    memset(buf, 0xa5, 512);
+    ok(record_read_sector(buf, &got, &index) == RECORD_DAMAGED,
+       "foreign data is damaged, not intact");
+    static uint8_t a[512], b[512];
+    struct record_id w2 = w;
+    w2.seq = 78;
+    record_fill(a, 512, &w);
+    record_fill(b, 512, &w2);
+    ok(memcmp(a + 40, b + 40, 400) != 0, "payload differs between writes");
+}
+
+static void test_pattern(void)
+{
+    struct write_pattern p, q;
+    pattern_init(&p, 0, 4096, 3 * 4096, 8192, 1);
+    uint64_t o[4];
+    for (int i = 0; i < 4; i++)
+        o[i] = pattern_next(&p);
+    ok(o[0] == 8192 && o[1] == 12288 && o[2] == 16384 && o[3] == 8192,
+       "sequential pattern starts at the base and wraps at the span");
+    pattern_init(&p, 1, 4096, 1 << 30, 0, 5);
+    pattern_init(&q, 1, 4096, 1 << 30, 0, 5);
+    int same = 1, aligned = 1;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = pattern_next(&p);
+        same &= x == pattern_next(&q);
+        aligned &= x % 4096 == 0 && x < (1u << 30);
+    }
+    ok(same && aligned, "random pattern: same seed, same aligned offsets in the span");
+    ok(pattern_parse("rand") == 1 && pattern_parse("seq") == 0 &&
+       pattern_parse("zig") < 0, "pattern names");
+}
+
 int main(void)
 {
     test_percentiles();
     test_prng();
     test_parse();
+    test_record();
+    test_pattern();
     printf("1..%d\n", n_run);
     printf("# %d passed, %d failed\n", n_run - n_fail, n_fail);
     return n_fail ? 1 : 0;

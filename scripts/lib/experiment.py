@@ -26,6 +26,13 @@ def frontend_fua(dev):
     return False  # virtio-blk has no FUA
 
 
+def drive_opts(profile, fua, image="disk.img"):
+    """The modeled drive as run-guest --drive-opts: write cache on, FUA as
+    the front end advertises it."""
+    return (f"driver=hddmodel,profile={profile},fua={'on' if fua else 'off'},"
+            f"write-cache=on,file={image}")
+
+
 def has_fops(variant):
     return variant in ("fops", "all")
 
@@ -41,19 +48,29 @@ def sim_policy(variant, fua):
     return "write+flush" if has_fops(variant) else "fua-emulated"
 
 
-def load(name_or_path):
+def load_spec(directory, name_or_path, what, keys):
+    """A JSON spec by path or by name in directory, with its required keys;
+    returns (spec, path)."""
     path = name_or_path
     if not os.path.exists(path):
-        path = os.path.join(EXPERIMENTS, name_or_path + ".json")
+        path = os.path.join(directory, name_or_path + ".json")
     if not os.path.exists(path):
-        names = sorted(f[:-5] for f in os.listdir(EXPERIMENTS) if f.endswith(".json"))
-        raise SystemExit(f"platter: no experiment '{name_or_path}' (known: {', '.join(names)})")
+        names = sorted(f[:-5] for f in os.listdir(directory) if f.endswith(".json"))
+        raise SystemExit(f"platter: no {what} '{name_or_path}' (known: {', '.join(names)})")
     with open(path) as f:
-        exp = json.load(f)
-    for key in ("name", "pairs", "devices", "profiles", "workloads"):
-        if key not in exp:
+        try:
+            spec = json.load(f)
+        except json.JSONDecodeError as e:
+            raise SystemExit(f"platter: {path}: not valid JSON: {e}")
+    for key in keys:
+        if key not in spec:
             raise SystemExit(f"platter: {path}: missing key '{key}'")
-    return exp
+    return spec, path
+
+
+def load(name_or_path):
+    return load_spec(EXPERIMENTS, name_or_path, "experiment",
+                     ("name", "pairs", "devices", "profiles", "workloads"))[0]
 
 
 def device_name(dev):
@@ -85,9 +102,7 @@ def guest_command(cell, runtime):
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
     fua = frontend_fua(dev)
-    image = "disk.img"
-    drive = (f"driver=hddmodel,profile={cell['profile']},"
-             f"fua={'on' if fua else 'off'},write-cache=on,file={image}")
+    drive = drive_opts(cell["profile"], fua)
     cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", cell["variant"],
            "--device", dev["frontend"], "--drive-opts", drive,
            "--expect", f"fua:{1 if fua else 0},write_cache:write_back"]

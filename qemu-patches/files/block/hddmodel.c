@@ -52,6 +52,8 @@
 #define HDD_OPT_QD          "queue-depth"
 #define HDD_OPT_POLICY      "policy"
 #define HDD_OPT_TRACE       "trace"
+#define HDD_OPT_CUT_NS      "power-cut-ns"
+#define HDD_OPT_CUT_REQUEST "power-cut-request"
 
 #define HDD_DEFAULT_PROFILE "generic-7200"
 
@@ -105,6 +107,20 @@ static QemuOptsList hdd_runtime_opts = {
             .help = "write a platter-trace v1 request trace (one line per "
                     "completed request) to this file",
         },
+        {
+            .name = HDD_OPT_CUT_NS,
+            .type = QEMU_OPT_NUMBER,
+            .help = "lose power at this QEMU_CLOCK_VIRTUAL time (ns): the "
+                    "volatile cache is dropped, every command fails from "
+                    "then on and QEMU is asked to shut down (default: never)",
+        },
+        {
+            .name = HDD_OPT_CUT_REQUEST,
+            .type = QEMU_OPT_NUMBER,
+            .help = "lose power when the Nth timed request (1-based: reads, "
+                    "writes, flushes, discards) arrives; that request fails "
+                    "(default: never)",
+        },
         { /* end of list */ }
     },
 };
@@ -148,6 +164,11 @@ typedef struct BDRVHddState {
     char *trace_path;
     FILE *trace;
     uint64_t queued_total;      /* requests that waited in the host queue */
+    QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
+    hwm_ns cut_at_ns;           /* scheduled power loss, HWM_NEVER: none */
+    uint64_t cut_at_request;    /* power loss at this arrival, 0: none */
+    uint64_t arrivals;          /* timed requests seen */
+    bool dead;                  /* power lost for good: every command fails */
 } BDRVHddState;
 
 static BlockDriver bdrv_hddmodel;
@@ -538,6 +559,84 @@ static void hdd_fail_all(BDRVHddState *s, int ret)
 }
 
 /*
+ * Power is gone now: what the drive held only in its volatile cache is lost
+ * (the image already holds exactly the media) and queued commands die.
+ * Returns the extents the model lost; *dropped counts the failed commands.
+ */
+static GArray *hdd_power_cut(BDRVHddState *s, uint64_t *dropped)
+{
+    GArray *lost = hwm_power_cut(s->dev, hdd_now(s));
+    uint64_t lost_bytes = 0;
+    HddReq *req;
+    unsigned i;
+
+    for (i = 0; i < lost->len; i++) {
+        lost_bytes += g_array_index(lost, HwmExtent, i).length;
+    }
+    *dropped = 0;
+    QTAILQ_FOREACH(req, &s->reqs, next) {
+        (*dropped)++;
+    }
+    trace_hddmodel_power_cut(s, s->now, lost_bytes, s->cache_bytes);
+    if (lost_bytes != s->cache_bytes) {
+        /* the image is still right: it holds only what was destaged */
+        warn_report("hddmodel: %s: model lost %" PRIu64 " bytes, cache held "
+                    "%" PRIu64, bdrv_get_node_name(s->bs), lost_bytes,
+                    s->cache_bytes);
+    }
+    hdd_cache_cut(s, 0, UINT64_MAX / 2, NULL, NULL);
+    hdd_fail_all(s, -EIO);
+    if (s->trace) {
+        fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
+                s->now, lost_bytes);
+        fflush(s->trace);
+    }
+    hdd_schedule(s);
+    return lost;
+}
+
+/*
+ * The scheduled power loss (power-cut-ns / power-cut-request): unlike the
+ * QMP command, power does not come back.  The drive fails every command
+ * from now on, so nothing the guest does after the cut reaches the image,
+ * and QEMU is asked to quit.  One line on stderr tells scripts what the
+ * cut took.
+ */
+static void hdd_lose_power(BDRVHddState *s)
+{
+    g_autoptr(GArray) lost = NULL;
+    uint64_t dropped, lost_bytes = 0;
+    unsigned i;
+
+    if (s->dead) {
+        return;
+    }
+    lost = hdd_power_cut(s, &dropped);
+    s->dead = true;
+    timer_del(&s->cut_timer);
+    for (i = 0; i < lost->len; i++) {
+        lost_bytes += g_array_index(lost, HwmExtent, i).length;
+    }
+    fprintf(stderr, "hddmodel-power-cut node=%s clock_ns=%" PRId64
+            " arrivals=%" PRIu64 " lost_bytes=%" PRIu64 " lost_extents=%u"
+            " dropped_requests=%" PRIu64 "\n", bdrv_get_node_name(s->bs),
+            s->now, s->arrivals, lost_bytes, lost->len, dropped);
+    qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_ERROR);
+}
+
+static void hdd_cut_timer_cb(void *opaque)
+{
+    BDRVHddState *s = opaque;
+
+    if (s->in_process) {
+        /* not in the middle of delivering events: right after them */
+        timer_mod_ns(&s->cut_timer, hdd_now(s) + 1);
+        return;
+    }
+    hdd_lose_power(s);
+}
+
+/*
  * The clock does not run: complete outstanding requests by moving the
  * model's own time to its next events, as a drive would while the host
  * waits.  Background destaging after the last completion is left for when
@@ -622,8 +721,16 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
         },
     };
 
+    if (s->dead) {
+        return -EIO;
+    }
     if (!runstate_is_running()) {
         return hdd_co_untimed(s, op, offset, bytes, qiov);
+    }
+    if (++s->arrivals == s->cut_at_request) {
+        hdd_now(s);
+        hdd_lose_power(s);
+        return -EIO;
     }
     if (op == HWM_OP_WRITE) {
         req.buf = g_try_malloc(bytes);
@@ -759,6 +866,28 @@ static bool hdd_parse_config(QemuOpts *opts, HwmConfig *cfg, Error **errp)
     return true;
 }
 
+static bool hdd_parse_cut(BDRVHddState *s, QemuOpts *opts, Error **errp)
+{
+    uint64_t at_ns = qemu_opt_get_number(opts, HDD_OPT_CUT_NS, 0);
+
+    s->cut_at_ns = HWM_NEVER;
+    s->cut_at_request = qemu_opt_get_number(opts, HDD_OPT_CUT_REQUEST, 0);
+    if (qemu_opt_get(opts, HDD_OPT_CUT_REQUEST) && !s->cut_at_request) {
+        error_setg(errp, "hddmodel: " HDD_OPT_CUT_REQUEST " counts from 1");
+        return false;
+    }
+    if (qemu_opt_get(opts, HDD_OPT_CUT_NS)) {
+        if (at_ns >= (uint64_t)HWM_NEVER) {
+            error_setg(errp, "hddmodel: " HDD_OPT_CUT_NS " %" PRIu64
+                       " is too large", at_ns);
+            return false;
+        }
+        s->cut_at_ns = at_ns;
+        timer_mod_ns(&s->cut_timer, at_ns);
+    }
+    return true;
+}
+
 static bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp)
 {
     s->trace = fopen(path, "w");
@@ -779,6 +908,7 @@ static bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp)
 static void hdd_free(BDRVHddState *s)
 {
     timer_del(&s->timer);
+    timer_del(&s->cut_timer);
     if (s->trace) {
         fclose(s->trace);
         s->trace = NULL;
@@ -807,6 +937,7 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     s->by_tag = g_hash_table_new(g_int64_hash, g_int64_equal);
     s->cache = g_sequence_new(hdd_extent_free);
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
+    timer_init_ns(&s->cut_timer, QEMU_CLOCK_VIRTUAL, hdd_cut_timer_cb, s);
 
     opts = qemu_opts_create(&hdd_runtime_opts, NULL, 0, &error_abort);
     if (!qemu_opts_absorb_qdict(opts, options, errp)) {
@@ -867,6 +998,11 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
 
     trace = qemu_opt_get(opts, HDD_OPT_TRACE);
     if (trace && !hdd_open_trace(s, trace, errp)) {
+        ret = -EINVAL;
+        goto fail;
+    }
+
+    if (!hdd_parse_cut(s, opts, errp)) {
         ret = -EINVAL;
         goto fail;
     }
@@ -985,7 +1121,6 @@ HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
     HddModelExtentList **tail;
     g_autoptr(GArray) lost = NULL;
     uint64_t lost_bytes = 0;
-    HddReq *req;
     unsigned i;
 
     if (!s) {
@@ -995,9 +1130,15 @@ HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
         error_setg(errp, "node '%s' is busy completing requests", node_name);
         return NULL;
     }
+    if (s->dead) {
+        error_setg(errp, "node '%s' has lost power for good (%s)", node_name,
+                   HDD_OPT_CUT_NS "/" HDD_OPT_CUT_REQUEST);
+        return NULL;
+    }
     res = g_new0(HddModelPowerCut, 1);
     tail = &res->lost_extents;
-    lost = hwm_power_cut(s->dev, hdd_now(s));
+    res->cached_bytes = s->cache_bytes;
+    lost = hdd_power_cut(s, &res->dropped_requests);
     for (i = 0; i < lost->len; i++) {
         HwmExtent *x = &g_array_index(lost, HwmExtent, i);
         HddModelExtent *e = g_new0(HddModelExtent, 1);
@@ -1008,27 +1149,7 @@ HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
         QAPI_LIST_APPEND(tail, e);
     }
     res->lost_bytes = lost_bytes;
-    res->cached_bytes = s->cache_bytes;
     res->clock_ns = s->now;
-    QTAILQ_FOREACH(req, &s->reqs, next) {
-        res->dropped_requests++;
-    }
-    trace_hddmodel_power_cut(s, s->now, lost_bytes, s->cache_bytes);
-    if (lost_bytes != s->cache_bytes) {
-        /* the image is still right: it holds only what was destaged */
-        warn_report("hddmodel: %s: model lost %" PRIu64 " bytes, cache held "
-                    "%" PRIu64, node_name, lost_bytes, s->cache_bytes);
-    }
-
-    /* What the drive had not written is gone; queued commands die. */
-    hdd_cache_cut(s, 0, UINT64_MAX / 2, NULL, NULL);
-    hdd_fail_all(s, -EIO);
-    if (s->trace) {
-        fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
-                s->now, lost_bytes);
-        fflush(s->trace);
-    }
-    hdd_schedule(s);
     return res;
 }
 

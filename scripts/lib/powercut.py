@@ -1,0 +1,237 @@
+"""Power-cut campaigns: K cuts at seeded points of one kernel variant on one
+front end and drive profile, each checked against what the guest was told
+was durable.
+
+A cut is fully determined by its seed: the seed picks the workload and the
+virtual time at which the drive loses power, and is stamped into every
+record the guest writes.  One cut:
+  1. run-guest --power-cut-ns T WRITE-TEST: the guest writes records and
+     prints an acknowledgement per durable write; at T the modeled drive
+     drops its volatile cache and QEMU quits.  The image now holds exactly
+     the modeled media.
+  2. verify: powercut-verify checks every acknowledged write against the
+     image: in a guest booted on the cut image with the same kernel (file
+     systems: log recovery runs at mount), or, for raw-device workloads, the
+     same verifier binary on the host reading the image directly.
+"""
+import json
+import os
+import shlex
+import subprocess
+import time
+
+import experiment
+
+ROOT = experiment.ROOT
+CAMPAIGNS = os.path.join(ROOT, "scripts", "campaigns")
+REPORT_VERSION = 1
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def load(name_or_path):
+    c, path = experiment.load_spec(
+        CAMPAIGNS, name_or_path, "campaign",
+        ("name", "variant", "device", "profile", "workloads", "window_s"))
+    lo, hi = c["window_s"]
+    if not 0 <= lo < hi:
+        raise SystemExit(f"platter: {path}: window_s must be [lo, hi] with 0 <= lo < hi")
+    if c.get("expect", "no-loss") not in ("no-loss", "loss"):
+        raise SystemExit(f"platter: {path}: expect is 'no-loss' or 'loss'")
+    return c
+
+
+def cut_seeds(campaign_seed, count):
+    """The seeds of a campaign's cuts: the same campaign seed, the same cuts."""
+    return [splitmix64(campaign_seed * 1000003 + i) & 0xFFFFFFFF for i in range(count)]
+
+
+def plan(c, seed):
+    """What a seed decides: the workload and the cut time (virtual ns)."""
+    h = splitmix64(seed)
+    lo, hi = (int(x * 1e9) for x in c["window_s"])
+    wl = c["workloads"][(h >> 40) % len(c["workloads"])]
+    return wl, lo + h % (hi - lo)
+
+
+def write_command(c, seed):
+    wl, cut_ns = plan(c, seed)
+    drive = experiment.drive_opts(c["profile"], experiment.frontend_fua(c["device"]))
+    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", c["variant"],
+           "--device", c["device"]["frontend"], "--drive-opts", drive,
+           "--power-cut-ns", str(cut_ns)]
+    if c["device"]["frontend"] == "scsi-hd":
+        cmd += ["--dpofua", c["device"].get("dpofua", "on")]
+    return cmd + [wl["write"], "--", *wl.get("args", []), "--seed", str(seed),
+                  "--run", str(seed)]
+
+
+def acked_arg(acked):
+    return ",".join(f"{j}:{s}" for j, s in acked.items()) or "none"
+
+
+def verify_args(wl, seed, acked):
+    """The verifier replays a raw workload's offsets (its pattern and seed);
+    a file workload's records sit at fixed places in per-job files."""
+    tail = ["--run", str(seed), "--acked", acked_arg(acked)]
+    if wl.get("filesystem"):
+        return tail
+    return [*wl.get("args", []), "--seed", str(seed), *tail]
+
+
+def guest_verify_command(c, wl, seed, acked):
+    # The verify boot only reads (and replays the xfs log): the `ideal`
+    # profile makes it quick without changing what is read.
+    drive = "driver=hddmodel,profile=ideal,file=disk.img"
+    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", c["variant"],
+           "--device", c["device"]["frontend"], "--drive-opts", drive]
+    if c["device"]["frontend"] == "scsi-hd":
+        cmd += ["--dpofua", c["device"].get("dpofua", "on")]
+    return cmd + [wl["verify"], "--", *verify_args(wl, seed, acked)]
+
+
+def host_verify_command(verifier, wl, seed, acked):
+    return [verifier, "--dev", "disk.img", *verify_args(wl, seed, acked)]
+
+
+def rerun_command(c, seed):
+    return f"scripts/platter powercut {c['name']} --seeds {seed}"
+
+
+def _run_json(cmd, cwd, timeout):
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    if p.returncode != 0:
+        tail = "\n".join(p.stderr.strip().splitlines()[-6:])
+        return None, f"exit {p.returncode}: {tail}"
+    try:
+        return json.loads(p.stdout.strip().splitlines()[-1]), None
+    except (json.JSONDecodeError, IndexError) as e:
+        return None, f"bad JSON on stdout: {e}"
+
+
+def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
+    """Run one cut; returns its record (host timings under "host")."""
+    wl, cut_ns = plan(c, seed)
+    rec = {"seed": seed, "workload": wl["name"], "cut_ns": cut_ns,
+           "rerun": rerun_command(c, seed)}
+    host = {}
+    os.makedirs(workdir, exist_ok=True)
+    with open(os.path.join(workdir, "disk.img"), "wb") as img:
+        img.truncate(c.get("image_gib", 200) << 30)
+    t0 = time.monotonic()
+    wres, err = _run_json(write_command(c, seed), workdir, timeout)
+    host["write_s"] = round(time.monotonic() - t0, 1)
+    rec["host"] = host
+    if err:
+        rec.update(verdict="error", error=f"write run: {err}")
+        return rec
+    rec["power_cut"] = wres["power_cut"]
+    rec["writing"] = wres["writing"]
+    rec["acks"] = wres["acks"]
+    rec["acked"] = wres["acked"]
+    how = verify
+    if how == "auto":
+        how = "guest" if wl.get("filesystem") or not verifier else "host"
+    if how == "host" and wl.get("filesystem"):
+        raise SystemExit("platter: a file-system workload is verified in the guest "
+                         "(log recovery needs the kernel)")
+    t0 = time.monotonic()
+    if how == "host":
+        vcmd = host_verify_command(verifier, wl, seed, wres["acked"])
+    else:
+        vcmd = guest_verify_command(c, wl, seed, wres["acked"])
+    vres, err = _run_json(vcmd, workdir, timeout)
+    host["verify_s"] = round(time.monotonic() - t0, 1)
+    rec["verified_in"] = how
+    if err:
+        rec.update(verdict="error", error=f"verify ({how}): {err}")
+        return rec
+    rec["verify"] = {k: vres[k] for k in ("checked_writes", "checked_sectors",
+                                           "lost_writes", "losses")}
+    if vres["lost_writes"]:
+        rec["verdict"] = "loss"
+    elif not wres["acks"]:
+        rec["verdict"] = "no-acks"
+    else:
+        rec["verdict"] = "ok"
+    return rec
+
+
+def summarize(records):
+    s = {"cuts": len(records), "cuts_with_acks": 0, "acked_writes_checked": 0,
+         "lost_writes": 0, "cuts_with_loss": 0, "errors": 0, "loss_seeds": [],
+         "bytes_lost_by_drive": 0}
+    for r in records:
+        if r["verdict"] == "error":
+            s["errors"] += 1
+            continue
+        s["cuts_with_acks"] += r["acks"] > 0
+        s["acked_writes_checked"] += r["verify"]["checked_writes"]
+        s["lost_writes"] += r["verify"]["lost_writes"]
+        s["bytes_lost_by_drive"] += r["power_cut"]["lost_bytes"]
+        if r["verdict"] == "loss":
+            s["cuts_with_loss"] += 1
+            s["loss_seeds"].append(r["seed"])
+    return s
+
+
+def passed(c, s):
+    """Did the campaign show what it expects?"""
+    if s["errors"]:
+        return False
+    if c.get("expect", "no-loss") == "loss":
+        return s["cuts_with_loss"] > 0
+    return s["lost_writes"] == 0
+
+
+def write_report(out, c, records, meta):
+    os.makedirs(out, exist_ok=True)
+    s = summarize(records)
+    host = {str(r["seed"]): r.pop("host", {}) for r in records}
+    doc = {"version": REPORT_VERSION, "campaign": c["name"], "spec": c, "meta": meta,
+           "summary": s, "passed": passed(c, s), "cuts": records, "host": host}
+    with open(os.path.join(out, "report.json"), "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(markdown(doc))
+    return doc
+
+
+def markdown(doc):
+    c, s = doc["spec"], doc["summary"]
+    lines = [f"# Power-cut campaign `{c['name']}`", "", c.get("description", ""), "",
+             f"Kernel `{c['variant']}`, front end `{c['device']['frontend']}`, "
+             f"profile `{c['profile']}`, cuts uniformly in "
+             f"[{c['window_s'][0]}, {c['window_s'][1]}] s of virtual time; "
+             f"campaign seed {doc['meta'].get('seed')}; expected: {c.get('expect', 'no-loss')}.",
+             "", "| cuts | with acks | acknowledged writes checked | lost writes | "
+             "cuts with loss | errors | bytes the drive lost | verdict |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+             f"| {s['cuts']} | {s['cuts_with_acks']} | {s['acked_writes_checked']} | "
+             f"{s['lost_writes']} | {s['cuts_with_loss']} | {s['errors']} | "
+             f"{s['bytes_lost_by_drive']} | {'PASS' if doc['passed'] else 'FAIL'} |", ""]
+    losses = [r for r in doc["cuts"] if r["verdict"] == "loss"]
+    if losses:
+        lines += ["## Losses", "", "| seed | workload | cut at (ns) | acks | lost writes | "
+                  "first lost | rerun |", "| ---: | --- | ---: | ---: | ---: | --- | --- |"]
+        for r in losses[:50]:
+            first = r["verify"]["losses"][0] if r["verify"]["losses"] else {}
+            lines.append(f"| {r['seed']} | {r['workload']} | {r['cut_ns']} | {r['acks']} | "
+                         f"{r['verify']['lost_writes']} | job {first.get('job')} seq "
+                         f"{first.get('seq')} at {first.get('offset')}: {first.get('found')} | "
+                         f"`{r['rerun']}` |")
+        lines.append("")
+    errors = [r for r in doc["cuts"] if r["verdict"] == "error"]
+    if errors:
+        lines += ["## Errors", ""] + [f"- seed {r['seed']}: {r['error']}" for r in errors] + [""]
+    lines += ["Rerun one cut: `scripts/platter powercut CAMPAIGN --seeds SEED`; "
+              "the whole campaign: `scripts/platter powercut "
+              f"{c['name']} --cuts {s['cuts']} --seed {doc['meta'].get('seed')}`.", ""]
+    return "\n".join(lines)
