@@ -40,6 +40,7 @@
 #include "qobject/qdict.h"
 #include "block/block-io.h"
 #include "block/block_int.h"
+#include "system/cpus.h"
 #include "system/runstate.h"
 #include "trace.h"
 
@@ -165,10 +166,11 @@ typedef struct BDRVHddState {
     FILE *trace;
     uint64_t queued_total;      /* requests that waited in the host queue */
     QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
-    hwm_ns cut_at_ns;           /* scheduled power loss, HWM_NEVER: none */
+    hwm_ns cut_at_ns;           /* power loss for good: when, HWM_NEVER: none */
     uint64_t cut_at_request;    /* power loss at this arrival, 0: none */
     uint64_t arrivals;          /* timed requests seen */
-    bool dead;                  /* power lost for good: every command fails */
+    bool dead;                  /* power lost: every new command fails */
+    bool cut_done;              /* ... and the model and cache were cut */
 } BDRVHddState;
 
 static BlockDriver bdrv_hddmodel;
@@ -445,6 +447,7 @@ static void hdd_submit_waiting(BDRVHddState *s)
 }
 
 static void hdd_fast_forward_bh(void *opaque);
+static void hdd_cut_now(BDRVHddState *s);
 
 /* Arm the timer for the model's next event (or run the model forward). */
 static void hdd_schedule(BDRVHddState *s)
@@ -537,6 +540,11 @@ static void hdd_process(BDRVHddState *s, hwm_ns now)
         hdd_submit_waiting(s);
     } while (s->process_again);
     s->in_process = false;
+    if (s->dead && !s->cut_done) {
+        /* the power failed while we were delivering events */
+        hdd_cut_now(s);
+        return;
+    }
     hdd_schedule(s);
 }
 
@@ -544,6 +552,11 @@ static void hdd_timer_cb(void *opaque)
 {
     BDRVHddState *s = opaque;
 
+    if (s->dead) {
+        /* nothing after the cut may reach the model or the image */
+        hdd_cut_now(s);
+        return;
+    }
     hdd_process(s, hdd_now(s));
 }
 
@@ -561,15 +574,25 @@ static void hdd_fail_all(BDRVHddState *s, int ret)
 /*
  * Power is gone now: what the drive held only in its volatile cache is lost
  * (the image already holds exactly the media) and queued commands die.
- * Returns the extents the model lost; *dropped counts the failed commands.
+ * Returns the extents the model lost; *dropped counts the failed commands,
+ * *cached the bytes of write data the driver held (the same, unless the
+ * model and the driver disagree).
  */
-static GArray *hdd_power_cut(BDRVHddState *s, uint64_t *dropped)
+static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
+                             uint64_t *cached)
 {
-    GArray *lost = hwm_power_cut(s->dev, hdd_now(s));
+    GArray *lost;
     uint64_t lost_bytes = 0;
     HddReq *req;
     unsigned i;
 
+    /*
+     * What the model did up to the cut happened: deliver it first, or data
+     * it wrote to the media would be dropped with the cache.
+     */
+    assert(!s->in_process);
+    hdd_process(s, at);
+    lost = hwm_power_cut(s->dev, s->now);
     for (i = 0; i < lost->len; i++) {
         lost_bytes += g_array_index(lost, HwmExtent, i).length;
     }
@@ -584,6 +607,7 @@ static GArray *hdd_power_cut(BDRVHddState *s, uint64_t *dropped)
                     "%" PRIu64, bdrv_get_node_name(s->bs), lost_bytes,
                     s->cache_bytes);
     }
+    *cached = s->cache_bytes;
     hdd_cache_cut(s, 0, UINT64_MAX / 2, NULL, NULL);
     hdd_fail_all(s, -EIO);
     if (s->trace) {
@@ -596,24 +620,22 @@ static GArray *hdd_power_cut(BDRVHddState *s, uint64_t *dropped)
 }
 
 /*
- * The scheduled power loss (power-cut-ns / power-cut-request): unlike the
- * QMP command, power does not come back.  The drive fails every command
- * from now on, so nothing the guest does after the cut reaches the image,
- * and QEMU is asked to quit.  One line on stderr tells scripts what the
- * cut took.
+ * The cut itself, once nothing is being delivered: run the model up to the
+ * cut time, drop what was volatile, fail what was queued.  One line on
+ * stderr tells scripts what the cut took.
  */
-static void hdd_lose_power(BDRVHddState *s)
+static void hdd_cut_now(BDRVHddState *s)
 {
     g_autoptr(GArray) lost = NULL;
-    uint64_t dropped, lost_bytes = 0;
+    uint64_t dropped, cached, lost_bytes = 0;
     unsigned i;
 
-    if (s->dead) {
+    if (s->cut_done || s->in_process || s->in_ff || qemu_in_coroutine()) {
+        /* hdd_process()'s outermost call, or the BH, finishes it */
         return;
     }
-    lost = hdd_power_cut(s, &dropped);
-    s->dead = true;
-    timer_del(&s->cut_timer);
+    s->cut_done = true;
+    lost = hdd_power_cut(s, s->cut_at_ns, &dropped, &cached);
     for (i = 0; i < lost->len; i++) {
         lost_bytes += g_array_index(lost, HwmExtent, i).length;
     }
@@ -621,19 +643,45 @@ static void hdd_lose_power(BDRVHddState *s)
             " arrivals=%" PRIu64 " lost_bytes=%" PRIu64 " lost_extents=%u"
             " dropped_requests=%" PRIu64 "\n", bdrv_get_node_name(s->bs),
             s->now, s->arrivals, lost_bytes, lost->len, dropped);
+}
+
+static void hdd_cut_bh(void *opaque)
+{
+    hdd_cut_now(opaque);
+}
+
+/*
+ * The scheduled power loss (power-cut-ns / power-cut-request): unlike the
+ * QMP command, power does not come back.  From this instant every new
+ * command fails, the guest's vCPU stops at the instruction it is on (so
+ * what it printed before the cut is all it ever says, the same on every
+ * run), and QEMU is asked to quit.  The cut of model and cache follows at
+ * once, or as soon as no events are being delivered.
+ */
+static void hdd_lose_power(BDRVHddState *s, hwm_ns at)
+{
+    if (s->dead) {
+        return;
+    }
+    s->dead = true;
+    s->cut_at_ns = MAX(at, s->now);
+    timer_del(&s->cut_timer);
+    if (qemu_in_vcpu_thread()) {
+        cpu_stop_current();
+    }
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_ERROR);
+    if (qemu_in_coroutine()) {
+        aio_bh_schedule_oneshot(qemu_get_aio_context(), hdd_cut_bh, s);
+    } else {
+        hdd_cut_now(s);
+    }
 }
 
 static void hdd_cut_timer_cb(void *opaque)
 {
     BDRVHddState *s = opaque;
 
-    if (s->in_process) {
-        /* not in the middle of delivering events: right after them */
-        timer_mod_ns(&s->cut_timer, hdd_now(s) + 1);
-        return;
-    }
-    hdd_lose_power(s);
+    hdd_lose_power(s, s->cut_at_ns);
 }
 
 /*
@@ -647,6 +695,10 @@ static void hdd_fast_forward_bh(void *opaque)
     BDRVHddState *s = opaque;
 
     s->ff_scheduled = false;
+    if (s->dead) {
+        hdd_cut_now(s);
+        return;
+    }
     if (s->in_process || s->in_ff) {
         /*
          * Run by the nested poll of our own image I/O: the outer call
@@ -728,8 +780,7 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
         return hdd_co_untimed(s, op, offset, bytes, qiov);
     }
     if (++s->arrivals == s->cut_at_request) {
-        hdd_now(s);
-        hdd_lose_power(s);
+        hdd_lose_power(s, hdd_now(s));
         return -EIO;
     }
     if (op == HWM_OP_WRITE) {
@@ -1018,12 +1069,17 @@ out:
     return ret;
 }
 
-/* A clean shutdown: everything the drive holds reaches the media. */
+/* A clean shutdown: everything the drive holds reaches the media (after a
+ * scheduled power loss it holds nothing). */
 static void hdd_close(BlockDriverState *bs)
 {
     BDRVHddState *s = bs->opaque;
     int ret = 0;
 
+    if (s->dead) {
+        /* no clean shutdown after a power loss: finish the cut if pending */
+        hdd_cut_now(s);
+    }
     if (!QTAILQ_EMPTY(&s->reqs)) {
         /* bdrv_close() drains first; fail rather than leave a coroutine */
         hdd_fail_all(s, -EIO);
@@ -1137,8 +1193,8 @@ HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
     }
     res = g_new0(HddModelPowerCut, 1);
     tail = &res->lost_extents;
-    res->cached_bytes = s->cache_bytes;
-    lost = hdd_power_cut(s, &res->dropped_requests);
+    lost = hdd_power_cut(s, hdd_now(s), &res->dropped_requests,
+                         &res->cached_bytes);
     for (i = 0; i < lost->len; i++) {
         HwmExtent *x = &g_array_index(lost, HwmExtent, i);
         HddModelExtent *e = g_new0(HddModelExtent, 1);
