@@ -312,6 +312,43 @@ static hwm_ns qd32_mean(HwmPolicy pol)
     return (t - first) / (n - 1);
 }
 
+/*
+ * Events due at the moment of a power cut happened before it: a host that
+ * cuts without draining still gets them afterwards, and what they made
+ * durable is not reported lost.
+ */
+static void test_power_cut_keeps_due_events(void)
+{
+    HwmProfile *p = load("st20000nm007d");
+    HwmDevice *d = device(p, HWM_ON, HWM_POLICY_PROFILE);
+    HwmEvent ev[4];
+    hwm_ns t;
+    GArray *lost;
+    size_t n;
+
+    submit(d, 0, 1, HWM_OP_WRITE, HWM_REQ_FUA, 0, 4096);
+    t = hwm_next_event(d);
+    g_assert_cmpint(t, !=, HWM_NEVER);
+    lost = hwm_power_cut(d, t);
+    g_assert_cmpuint(lost->len, ==, 0);     /* FUA: durable at completion */
+    g_array_unref(lost);
+    n = hwm_advance(d, t, ev, G_N_ELEMENTS(ev));
+    g_assert_cmpuint(n, >=, 1);
+    g_assert_cmpint(ev[n - 1].kind, ==, HWM_EV_COMPLETE);
+    g_assert_cmpuint(ev[n - 1].tag, ==, 1);
+    g_assert_cmpint(ev[n - 1].time_ns, ==, t);
+    g_assert_cmpint(hwm_next_event(d), ==, HWM_NEVER);
+
+    /* the same write cached, cut before it completes: dropped, lost */
+    submit(d, t, 2, HWM_OP_WRITE, 0, 8192, 4096);
+    lost = hwm_power_cut(d, t + 1);
+    g_assert_cmpuint(lost->len, ==, 0);     /* not acknowledged yet */
+    g_array_unref(lost);
+    g_assert_cmpint(hwm_next_event(d), ==, HWM_NEVER);
+    hwm_device_free(d);
+    hwm_profile_free(p);
+}
+
 static void test_sptf_beats_fifo(void)
 {
     hwm_ns fifo = qd32_mean(HWM_POLICY_FIFO), sptf = qd32_mean(HWM_POLICY_SPTF);
@@ -480,6 +517,8 @@ int main(int argc, char **argv)
     g_test_add_func("/durability/media-cache-fua", test_durability_media_cache);
     g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
     g_test_add_func("/physics/sptf-beats-fifo", test_sptf_beats_fifo);
+    g_test_add_func("/durability/power-cut-keeps-due-events",
+                    test_power_cut_keeps_due_events);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
     g_test_add_func("/input/config-errors", test_config_errors);
