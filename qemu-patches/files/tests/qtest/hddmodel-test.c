@@ -161,6 +161,8 @@ typedef struct Rig {
     char *trace;
     QVirtioPCIDevice *vblk;
     QVirtQueue *vq;
+    int in_flight;          /* virtio-blk requests kicked, not yet used */
+    bool stopped;           /* the test stopped the VM */
     int64_t clock;          /* QEMU_CLOCK_VIRTUAL */
 } Rig;
 
@@ -191,7 +193,8 @@ static char *node_opts(const char *node, const char *fua, bool wce,
                            trace ? trace : "", trace ? "," : "", more, img);
 }
 
-static Rig *rig_start(const char *img, bool wce)
+/* d0_more: extra d0 options, e.g. "queue-depth=4," */
+static Rig *rig_start_opts(const char *img, bool wce, const char *d0_more)
 {
     Rig *r = g_new0(Rig, 1);
     g_autofree char *o0 = NULL, *o1 = NULL, *o2 = NULL;
@@ -203,7 +206,7 @@ static Rig *rig_start(const char *img, bool wce)
     fd = g_file_open_tmp("hddmodel-trace.XXXXXX", &r->trace, NULL);
     g_assert_cmpint(fd, >=, 0);
     close(fd);
-    o0 = node_opts("d0", "off", wce, img, r->trace, "");
+    o0 = node_opts("d0", "off", wce, img, r->trace, d0_more);
     /* two command slots: the third of three NVMe commands must wait */
     o1 = node_opts("d1", "on", wce, r->img1, NULL, "queue-depth=2,");
     o2 = node_opts("d2", "on", wce, r->img2, NULL, "");
@@ -216,6 +219,11 @@ static Rig *rig_start(const char *img, bool wce)
         extra_args(), o0, o1, o2, VBLK_SLOT, NVME_SLOT, VSCSI_SLOT);
     r->qts = r->qs->qts;
     return r;
+}
+
+static Rig *rig_start(const char *img, bool wce)
+{
+    return rig_start_opts(img, wce, "");
 }
 
 /*
@@ -275,6 +283,18 @@ static void step_next(Rig *r)
     r->clock = qtest_clock_step_next(r->qts);
 }
 
+static void vm_stop(Rig *r)
+{
+    qtest_qmp_assert_success(r->qts, "{'execute': 'stop'}");
+    r->stopped = true;
+}
+
+static void vm_cont(Rig *r)
+{
+    qtest_qmp_assert_success(r->qts, "{'execute': 'cont'}");
+    r->stopped = false;
+}
+
 /* ---- virtio-blk ---------------------------------------------------------- */
 
 static void vblk_setup(Rig *r)
@@ -299,56 +319,156 @@ static void vblk_setup(Rig *r)
 }
 
 /*
+ * A virtio-blk request: header, data, status byte in one guest buffer.
+ * vblk_prepare() writes them, vblk_kick() makes the request visible to the
+ * device (which starts it at once: ioeventfd=off), vblk_wait() steps the
+ * clock until the given requests are used, vblk_finish() frees the buffer.
+ */
+typedef struct VblkReq {
+    uint32_t type;
+    uint64_t sector;
+    size_t len;
+    uint64_t addr;
+    uint32_t head;
+    int64_t t0, t1;         /* kicked, used */
+    uint8_t status;
+    bool done;
+} VblkReq;
+
+#define VBLK_HDR sizeof(struct virtio_blk_outhdr)
+
+static void vblk_prepare(Rig *r, VblkReq *q, uint32_t type, uint64_t sector,
+                         const void *data, size_t len)
+{
+    struct virtio_blk_outhdr hdr = {
+        .type = cpu_to_le32(type),
+        .sector = cpu_to_le64(sector),
+    };
+    uint8_t status = 0xff;
+
+    memset(q, 0, sizeof(*q));
+    q->type = type;
+    q->sector = sector;
+    q->len = len;
+    q->addr = guest_alloc(&r->qs->alloc, VBLK_HDR + len + 1);
+    qtest_memwrite(r->qts, q->addr, &hdr, sizeof(hdr));
+    if (data && len) {
+        qtest_memwrite(r->qts, q->addr + VBLK_HDR, data, len);
+    }
+    qtest_memwrite(r->qts, q->addr + VBLK_HDR + len, &status, 1);
+}
+
+/*
+ * segs: sizes of the first data descriptors, 0-terminated (NULL: one data
+ * descriptor); the last descriptor takes the rest.
+ */
+static void vblk_kick(Rig *r, VblkReq *q, const size_t *segs)
+{
+    QTestState *qts = r->qts;
+    uint64_t data = q->addr + VBLK_HDR;
+    bool in = q->type == VIRTIO_BLK_T_IN;
+    size_t off = 0;
+    uint32_t ndesc = 2 + !!q->len;
+    int i;
+
+    for (i = 0; segs && segs[i]; i++) {
+        ndesc++;
+    }
+    /* libqos never returns descriptors: recycle them when all are back */
+    if (r->in_flight == 0) {
+        qvirtqueue_reset_pool(r->vq);
+    }
+    g_assert_cmpuint(r->vq->num_free, >=, ndesc);
+    q->head = qvirtqueue_add(qts, r->vq, q->addr, VBLK_HDR, false, true);
+    if (q->len) {
+        for (i = 0; segs && segs[i] && off + segs[i] < q->len; i++) {
+            qvirtqueue_add(qts, r->vq, data + off, segs[i], in, true);
+            off += segs[i];
+        }
+        qvirtqueue_add(qts, r->vq, data + off, q->len - off, in, true);
+    }
+    qvirtqueue_add(qts, r->vq, data + q->len, 1, true, false);
+    q->t0 = now(r);
+    r->in_flight++;
+    qvirtqueue_kick(qts, &r->vblk->vdev, r->vq, q->head);
+}
+
+/*
+ * Collect used requests until all of q[0..n) are done, stepping the clock
+ * from deadline to deadline when nothing is ready (never, if !may_step:
+ * then they must be done already).
+ */
+static void vblk_wait(Rig *r, VblkReq *q, int n, bool may_step)
+{
+    int left = 0, i, steps = 0;
+    uint32_t idx;
+
+    for (i = 0; i < n; i++) {
+        left += !q[i].done;
+    }
+    while (left > 0) {
+        if (!qvirtqueue_get_buf(r->qts, r->vq, &idx, NULL)) {
+            g_assert_true(may_step);
+            g_assert_cmpint(++steps, <, MAX_STEPS);
+            step_next(r);
+            continue;
+        }
+        for (i = 0; i < n && (q[i].done || q[i].head != idx); i++) {
+            /* find it */
+        }
+        g_assert_cmpint(i, <, n);
+        q[i].done = true;
+        q[i].t1 = now(r);
+        q[i].status = qtest_readb(r->qts, q[i].addr + VBLK_HDR + q[i].len);
+        r->in_flight--;
+        left--;
+    }
+}
+
+/* Copy a read's data out (if buf) and free the request's guest buffer. */
+static void vblk_finish(Rig *r, VblkReq *q, void *buf)
+{
+    if (buf && q->len) {
+        qtest_memread(r->qts, q->addr + VBLK_HDR, buf, q->len);
+    }
+    guest_free(&r->qs->alloc, q->addr);
+}
+
+/*
+ * One request, alone; returns its status (data read into data if IN).  While
+ * the test has the VM stopped it must complete without the clock moving.
+ */
+static uint8_t vblk_try(Rig *r, uint32_t type, uint64_t sector, void *data,
+                        size_t len, const size_t *segs)
+{
+    VblkReq q;
+
+    vblk_prepare(r, &q, type, sector, type == VIRTIO_BLK_T_OUT ? data : NULL,
+                 len);
+    vblk_kick(r, &q, segs);
+    vblk_wait(r, &q, 1, !r->stopped);
+    vblk_finish(r, &q, type == VIRTIO_BLK_T_IN &&
+                       q.status == VIRTIO_BLK_S_OK ? data : NULL);
+    return q.status;
+}
+
+/*
  * Issue one request and step the clock from deadline to deadline until it
  * completes.  Returns the completion time; *t0 gets the submission time.
  */
 static int64_t vblk_io(Rig *r, uint32_t type, uint64_t sector, void *data,
                        size_t len, int64_t *t0)
 {
-    QVirtioDevice *d = &r->vblk->vdev;
-    QTestState *qts = r->qts;
-    struct virtio_blk_outhdr hdr = {
-        .type = cpu_to_le32(type),
-        .sector = cpu_to_le64(sector),
-    };
-    uint64_t addr = guest_alloc(&r->qs->alloc, sizeof(hdr) + len + 1);
-    uint8_t status = 0xff;
-    uint32_t head, idx;
-    int64_t t;
-    int i;
+    VblkReq q;
 
-    qtest_memwrite(qts, addr, &hdr, sizeof(hdr));
-    if (type == VIRTIO_BLK_T_OUT) {
-        qtest_memwrite(qts, addr + sizeof(hdr), data, len);
-    }
-    qtest_memwrite(qts, addr + sizeof(hdr) + len, &status, 1);
-
-    head = qvirtqueue_add(qts, r->vq, addr, sizeof(hdr), false, true);
-    if (len) {
-        qvirtqueue_add(qts, r->vq, addr + sizeof(hdr), len,
-                       type == VIRTIO_BLK_T_IN, true);
-    }
-    qvirtqueue_add(qts, r->vq, addr + sizeof(hdr) + len, 1, true, false);
-
-    *t0 = now(r);
-    qvirtqueue_kick(qts, d, r->vq, head);
-    for (i = 0; i < MAX_STEPS; i++) {
-        if (qvirtqueue_get_buf(qts, r->vq, &idx, NULL)) {
-            break;
-        }
-        step_next(r);
-    }
-    g_assert_cmpint(i, <, MAX_STEPS);
-    g_assert_cmpuint(idx, ==, head);
-    t = now(r);
-
-    status = qtest_readb(qts, addr + sizeof(hdr) + len);
-    g_assert_cmpint(status, ==, VIRTIO_BLK_S_OK);
-    if (type == VIRTIO_BLK_T_IN) {
-        qtest_memread(qts, addr + sizeof(hdr), data, len);
-    }
-    guest_free(&r->qs->alloc, addr);
-    return t;
+    vblk_prepare(r, &q, type, sector, type == VIRTIO_BLK_T_OUT ? data : NULL,
+                 len);
+    vblk_kick(r, &q, NULL);
+    vblk_wait(r, &q, 1, true);
+    g_assert_cmpint(q.status, ==, VIRTIO_BLK_S_OK);
+    vblk_finish(r, &q, type == VIRTIO_BLK_T_IN ? data : NULL);
+    *t0 = q.t0;
+    return q.t1;
 }
 
 static QDict *node_stats(Rig *r, const char *node)
@@ -566,37 +686,21 @@ static void test_stop_in_flight(void)
 {
     g_autofree char *img = make_image();
     Rig *r = rig_start(img, true);
-    QTestState *qts;
-    struct virtio_blk_outhdr hdr = {
-        .type = cpu_to_le32(VIRTIO_BLK_T_OUT),
-        .sector = cpu_to_le64(50000),
-    };
-    uint8_t buf[4096], got[4096], status = 0xff;
-    uint64_t addr;
-    uint32_t head, idx;
+    uint8_t buf[4096], got[4096];
+    VblkReq q;
     int64_t t0;
 
     vblk_setup(r);
-    qts = r->qts;
     fill(buf, sizeof(buf), 6);
-    addr = guest_alloc(&r->qs->alloc, sizeof(hdr) + sizeof(buf) + 1);
-    qtest_memwrite(qts, addr, &hdr, sizeof(hdr));
-    qtest_memwrite(qts, addr + sizeof(hdr), buf, sizeof(buf));
-    qtest_memwrite(qts, addr + sizeof(hdr) + sizeof(buf), &status, 1);
-    head = qvirtqueue_add(qts, r->vq, addr, sizeof(hdr), false, true);
-    qvirtqueue_add(qts, r->vq, addr + sizeof(hdr), sizeof(buf), false, true);
-    qvirtqueue_add(qts, r->vq, addr + sizeof(hdr) + sizeof(buf), 1, true,
-                   false);
-    qvirtqueue_kick(qts, &r->vblk->vdev, r->vq, head);
-    g_assert_false(qvirtqueue_get_buf(qts, r->vq, &idx, NULL));
+    vblk_prepare(r, &q, VIRTIO_BLK_T_OUT, 50000, buf, sizeof(buf));
+    vblk_kick(r, &q, NULL);
+    g_assert_false(qvirtqueue_get_buf(r->qts, r->vq, NULL, NULL));
 
-    qtest_qmp_assert_success(qts, "{'execute': 'stop'}");
-    g_assert_true(qvirtqueue_get_buf(qts, r->vq, &idx, NULL));
-    g_assert_cmpuint(idx, ==, head);
-    g_assert_cmpint(qtest_readb(qts, addr + sizeof(hdr) + sizeof(buf)), ==,
-                    VIRTIO_BLK_S_OK);
-    guest_free(&r->qs->alloc, addr);
-    qtest_qmp_assert_success(qts, "{'execute': 'cont'}");
+    vm_stop(r);
+    vblk_wait(r, &q, 1, false);
+    g_assert_cmpint(q.status, ==, VIRTIO_BLK_S_OK);
+    vblk_finish(r, &q, NULL);
+    vm_cont(r);
 
     vblk_io(r, VIRTIO_BLK_T_IN, 50000, got, sizeof(got), &t0);
     g_assert_cmpmem(got, sizeof(got), buf, sizeof(buf));
@@ -980,6 +1084,655 @@ static void test_scsi_fua(void)
     unlink(img);
 }
 
+/* ---- hostile guests ------------------------------------------------------ */
+
+/*
+ * QEMU still serves the guest: a write and a read of it come back intact,
+ * nothing is left in flight, and the driver answers QMP.
+ */
+static void assert_alive(Rig *r)
+{
+    static unsigned seed = 1000;
+    uint8_t a[4096], got[4096];
+    int64_t t0;
+
+    fill(a, sizeof(a), ++seed);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 90000, a, sizeof(a), &t0);
+    vblk_io(r, VIRTIO_BLK_T_IN, 90000, got, sizeof(got), &t0);
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+    g_assert_cmpuint(node_stat(r, "d0", "in-flight"), ==, 0);
+}
+
+/* requests the model saw on d0 */
+static uint64_t d0_requests(Rig *r)
+{
+    QDict *st = node_stats(r, "d0");
+    uint64_t n = qdict_get_int(st, "reads") + qdict_get_int(st, "writes") +
+                 qdict_get_int(st, "flushes");
+
+    qobject_unref(st);
+    return n;
+}
+
+/* One NVMe Read (0x02) or Write (0x01) of nlb blocks at lba on queue 1. */
+static uint16_t nvme_rw(Rig *r, Nvme *n, uint8_t opc, uint64_t lba,
+                        uint32_t nlb, uint64_t data, bool fua)
+{
+    uint32_t dw[16] = { 0 };
+
+    dw[0] = opc;
+    dw[1] = 1;
+    dw[6] = data;
+    dw[7] = data >> 32;
+    dw[10] = lba;
+    dw[11] = lba >> 32;
+    dw[12] = (nlb - 1) | (fua ? 1u << 30 : 0);
+    /* status without phase, More and DNR: SCT << 8 | SC */
+    return nvme_cmd(r, n, 1, dw, NULL, NULL) & 0x7ff;
+}
+
+#define NVME_SC_INVALID_FIELD   0x02
+#define NVME_SC_LBA_RANGE       0x80
+
+/*
+ * Past the end of the device, straddling it, and offset + length wrapping
+ * around: the front ends refuse them (virtio-blk IOERR, NVMe LBA Out of
+ * Range) and the model never sees them; the last sector still works.
+ */
+static void test_past_end(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    uint64_t cap = IMG_SIZE / 512, before, data;
+    uint8_t buf[4096];
+    Nvme n = { 0 };
+
+    vblk_setup(r);
+    memset(buf, 0x3c, sizeof(buf));
+    before = d0_requests(r);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, cap, buf, 512, NULL), ==,
+                    VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, cap, buf, 512, NULL), ==,
+                    VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, cap - 4, buf, 4096, NULL),
+                    ==, VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, UINT64_MAX - 3, buf, 4096,
+                             NULL), ==, VIRTIO_BLK_S_IOERR);
+    /* sector * 512 wraps to byte offset 0 */
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 1ull << 55, buf, 4096,
+                             NULL), ==, VIRTIO_BLK_S_IOERR);
+    g_assert_cmpuint(d0_requests(r), ==, before);
+    /* the last 4 KiB is fine */
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, cap - 8, buf, 4096, NULL),
+                    ==, VIRTIO_BLK_S_OK);
+    g_assert_cmpuint(d0_requests(r), ==, before + 1);
+
+    nvme_setup(r, &n);
+    data = alloc_page(r, 4096);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x02, cap - 4, 8, data, false), ==,
+                     NVME_SC_LBA_RANGE);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, cap, 1, data, false), ==,
+                     NVME_SC_LBA_RANGE);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, UINT64_MAX - 2, 8, data, true), ==,
+                     NVME_SC_LBA_RANGE);
+    g_assert_cmpuint(node_stat(r, "d1", "writes") +
+                     node_stat(r, "d1", "reads"), ==, 0);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, cap - 8, 8, data, true), ==, 0);
+    g_assert_cmpuint(node_stat(r, "d1", "fua-writes"), ==, 1);
+
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+/*
+ * Zero-length reads and writes (virtio-blk can express them: a request
+ * with no data descriptor) succeed and transfer nothing, as on any other
+ * QEMU disk; they are no command for the model.  Also at the very end of
+ * the device.
+ */
+static void test_zero_length(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    uint64_t before;
+
+    vblk_setup(r);
+    before = d0_requests(r);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 100, NULL, 0, NULL), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 100, NULL, 0, NULL), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, IMG_SIZE / 512, NULL, 0,
+                             NULL), ==, VIRTIO_BLK_S_OK);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, IMG_SIZE / 512, NULL, 0,
+                             NULL), ==, VIRTIO_BLK_S_OK);
+    g_assert_cmpuint(d0_requests(r), ==, before);
+    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 0);
+
+    /* and while the VM is stopped (served without the model) */
+    vm_stop(r);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 100, NULL, 0, NULL), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 100, NULL, 0, NULL), ==,
+                    VIRTIO_BLK_S_OK);
+    vm_cont(r);
+
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+/*
+ * Lengths that are not a multiple of the 512-byte block are refused by
+ * virtio-blk (IOERR); data split over descriptors at odd guest addresses
+ * and sizes, and requests at odd sectors, work and read back intact.
+ */
+static void test_misaligned(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    static const size_t wsegs[] = { 1, 511, 1000, 0 };
+    static const size_t rsegs[] = { 3, 4000, 77, 0 };
+    uint8_t a[8192], got[8192];
+    uint64_t before;
+
+    vblk_setup(r);
+    fill(a, sizeof(a), 11);
+    before = d0_requests(r);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 200, a, 100, NULL), ==,
+                    VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 200, a, 4097, NULL), ==,
+                    VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 200, got, 511, NULL), ==,
+                    VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 200, got, 4095, rsegs), ==,
+                    VIRTIO_BLK_S_IOERR);
+    g_assert_cmpuint(d0_requests(r), ==, before);
+
+    /* 4 KiB at sector 7: not 4 KiB aligned, in odd-sized pieces */
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 7, a, 4096, wsegs), ==,
+                    VIRTIO_BLK_S_OK);
+    memset(got, 0, sizeof(got));
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 7, got, 4096, rsegs), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpmem(got, 4096, a, 4096);
+    /* a read straddling cached and uncached sectors */
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 3, got, 8192, rsegs), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpmem(got + 2048, 4096, a, 4096);
+    g_assert_true(got[0] == 0 && got[2047] == 0 && got[6144] == 0 &&
+                  got[8191] == 0);
+    g_assert_cmpuint(d0_requests(r), ==, before + 3);
+
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+/*
+ * The largest request the device can take: the whole 64 MiB device in one
+ * write and one read; one sector more is refused.  NVMe refuses transfers
+ * above its MDTS (Invalid Field) before they reach the block layer.
+ */
+static void test_huge(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    uint64_t cap = IMG_SIZE / 512, data, before, off;
+    uint8_t want[4096], got[4096];
+    Nvme n = { 0 };
+    VblkReq q;
+    int i;
+
+    vblk_setup(r);
+    vblk_prepare(r, &q, VIRTIO_BLK_T_OUT, 0, NULL, IMG_SIZE);
+    qtest_memset(r->qts, q.addr + VBLK_HDR, 0x5a, IMG_SIZE);
+    vblk_kick(r, &q, NULL);
+    vblk_wait(r, &q, 1, true);
+    g_assert_cmpint(q.status, ==, VIRTIO_BLK_S_OK);
+    vblk_finish(r, &q, NULL);
+    g_assert_cmpuint(node_stat(r, "d0", "write-bytes"), ==, IMG_SIZE);
+
+    /* one sector past the end, 64 MiB long: refused, nothing changes */
+    before = d0_requests(r);
+    vblk_prepare(r, &q, VIRTIO_BLK_T_OUT, 1, NULL, IMG_SIZE);
+    vblk_kick(r, &q, NULL);
+    vblk_wait(r, &q, 1, true);
+    g_assert_cmpint(q.status, ==, VIRTIO_BLK_S_IOERR);
+    vblk_finish(r, &q, NULL);
+    g_assert_cmpuint(d0_requests(r), ==, before);
+
+    vblk_prepare(r, &q, VIRTIO_BLK_T_IN, 0, NULL, IMG_SIZE);
+    qtest_memset(r->qts, q.addr + VBLK_HDR, 0, IMG_SIZE);
+    vblk_kick(r, &q, NULL);
+    vblk_wait(r, &q, 1, true);
+    g_assert_cmpint(q.status, ==, VIRTIO_BLK_S_OK);
+    memset(want, 0x5a, sizeof(want));
+    for (i = 0; i < 16; i++) {
+        off = (uint64_t)i * (IMG_SIZE / 16) + (i == 15 ? IMG_SIZE / 16 - 4096
+                                                      : 512 * i);
+        qtest_memread(r->qts, q.addr + VBLK_HDR + off, got, sizeof(got));
+        g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    }
+    vblk_finish(r, &q, NULL);
+
+    nvme_setup(r, &n);
+    data = alloc_page(r, 4096);
+    /* 1 MiB, above the controller's 512 KiB MDTS */
+    g_assert_cmpuint(nvme_rw(r, &n, 0x02, 0, 2048, data, false), ==,
+                     NVME_SC_INVALID_FIELD);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, 0, 2048, data, true), ==,
+                     NVME_SC_INVALID_FIELD);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, 0, 65536, data, true), ==,
+                     NVME_SC_INVALID_FIELD);
+    g_assert_cmpuint(node_stat(r, "d1", "writes") +
+                     node_stat(r, "d1", "reads"), ==, 0);
+    g_assert_cmpuint(nvme_rw(r, &n, 0x02, cap - 8, 8, data, false), ==, 0);
+
+    assert_alive(r);
+    rig_stop(r);
+
+    /* the clean shutdown wrote the whole device */
+    read_image(img, IMG_SIZE - 8 * 4096, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    unlink(img);
+}
+
+/*
+ * NVMe Read with FUA set: QEMU's controller serves it as a plain read, and
+ * it returns the newest data, including data still in the volatile cache.
+ */
+static void test_fua_read(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    Nvme n = { 0 };
+    uint64_t data;
+    uint8_t a[4096], got[4096];
+
+    nvme_setup(r, &n);
+    data = alloc_page(r, 4096);
+    fill(a, sizeof(a), 12);
+    qtest_memwrite(r->qts, data, a, sizeof(a));
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, 7000, 8, data, false), ==, 0);
+    g_assert_cmpuint(node_stat(r, "d1", "cached-bytes"), ==, sizeof(a));
+
+    qtest_memset(r->qts, data, 0, sizeof(a));
+    g_assert_cmpuint(nvme_rw(r, &n, 0x02, 7000, 8, data, true), ==, 0);
+    qtest_memread(r->qts, data, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+    g_assert_cmpuint(node_stat(r, "d1", "reads"), ==, 1);
+
+    /* a FUA read of sectors never written: zeroes */
+    qtest_memset(r->qts, data, 0xee, sizeof(a));
+    g_assert_cmpuint(nvme_rw(r, &n, 0x02, 9000, 8, data, true), ==, 0);
+    qtest_memread(r->qts, data, got, sizeof(got));
+    memset(a, 0, sizeof(a));
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+
+    vblk_setup(r);
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+#define STORM_BATCH 100         /* flushes in flight at once: 200 descriptors */
+#define STORM_BATCHES 30
+
+/*
+ * Thousands of back-to-back flushes, a hundred in flight at a time, some
+ * with a write in the same batch: every one completes OK, in order, and
+ * every one reaches the drive.
+ */
+static void test_flush_storm(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    VblkReq q[STORM_BATCH];
+    uint8_t a[4096];
+    uint64_t flushes0;
+    int b, i;
+
+    vblk_setup(r);
+    flushes0 = node_stat(r, "d0", "flushes");
+    for (b = 0; b < STORM_BATCHES; b++) {
+        for (i = 0; i < STORM_BATCH; i++) {
+            if (i == 0 && b % 3 == 0) {
+                fill(a, sizeof(a), b);
+                vblk_prepare(r, &q[i], VIRTIO_BLK_T_OUT, 30000 + b * 8, a,
+                             sizeof(a));
+            } else {
+                vblk_prepare(r, &q[i], VIRTIO_BLK_T_FLUSH, 0, NULL, 0);
+            }
+            vblk_kick(r, &q[i], NULL);
+        }
+        vblk_wait(r, q, STORM_BATCH, true);
+        for (i = 0; i < STORM_BATCH; i++) {
+            g_assert_cmpint(q[i].status, ==, VIRTIO_BLK_S_OK);
+            /* the block layer serializes flushes: they finish in order */
+            if (i > 1) {
+                g_assert_cmpint(q[i].t1, >=, q[i - 1].t1);
+            }
+            vblk_finish(r, &q[i], NULL);
+        }
+    }
+    g_assert_cmpuint(node_stat(r, "d0", "flushes") - flushes0, ==,
+                     STORM_BATCHES * STORM_BATCH - (STORM_BATCHES + 2) / 3);
+    /* nothing dirty is left after the last flush */
+    g_assert_cmpuint(node_stat(r, "d0", "dirty-bytes"), ==, 0);
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+#define OVF_REQS 80             /* 240 of the 256 descriptors */
+#define OVF_QD 4
+
+static void ovf_submit(Rig *r, VblkReq *q, uint32_t type, uint8_t *bufs)
+{
+    int i;
+
+    for (i = 0; i < OVF_REQS; i++) {
+        if (type == VIRTIO_BLK_T_OUT) {
+            fill(bufs + i * 4096, 4096, 100 + i);
+        }
+        /* 32 KiB apart: virtio-blk does not merge them */
+        vblk_prepare(r, &q[i], type, 10000 + i * 64,
+                     type == VIRTIO_BLK_T_OUT ? bufs + i * 4096 : NULL, 4096);
+        vblk_kick(r, &q[i], NULL);
+    }
+}
+
+/*
+ * The oracle for a burst: n requests arrive at t0 at a drive that takes qd
+ * at once; the rest wait in the host queue (FIFO) and go in at the time of
+ * the completion that frees a slot, as the driver does.
+ */
+static void oracle_burst(Oracle *o, hwm_ns t0, const HwmRequest *req, int n,
+                         uint32_t qd, int64_t *done)
+{
+    HwmEvent ev[16];
+    int sub = 0, fin = 0;
+    uint32_t in = 0;
+    hwm_ns t = t0;
+
+    oracle_run_until(o, t0);
+    while (fin < n) {
+        size_t m, j;
+
+        while (sub < n && in < qd) {
+            g_assert_true(hwm_submit(o->dev, t, &req[sub++], NULL));
+            in++;
+        }
+        t = hwm_next_event(o->dev);
+        g_assert_cmpint(t, !=, HWM_NEVER);
+        do {
+            m = hwm_advance(o->dev, t, ev, G_N_ELEMENTS(ev));
+            for (j = 0; j < m; j++) {
+                if (ev[j].kind == HWM_EV_COMPLETE) {
+                    done[ev[j].tag] = ev[j].time_ns;
+                    fin++;
+                    in--;
+                }
+            }
+        } while (m == G_N_ELEMENTS(ev));
+    }
+}
+
+/*
+ * Many more requests in flight than the drive's queue depth: the extra
+ * ones wait in the driver's host queue, every one completes at the time
+ * the model gives for a FIFO host queue, and the data is intact.
+ */
+static void test_queue_overflow(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start_opts(img, true, "queue-depth=" G_STRINGIFY(OVF_QD) ",");
+    Oracle *o = oracle_new_qd(false, true, OVF_QD);
+    g_autofree uint8_t *w = g_malloc(OVF_REQS * 4096);
+    g_autofree uint8_t *got = g_malloc(4096);
+    HwmRequest hr[OVF_REQS];
+    int64_t want[OVF_REQS];
+    VblkReq q[OVF_REQS];
+    uint32_t type;
+    int i, pass;
+
+    vblk_setup(r);
+    for (pass = 0; pass < 2; pass++) {
+        type = pass ? VIRTIO_BLK_T_IN : VIRTIO_BLK_T_OUT;
+        ovf_submit(r, q, type, w);
+        vblk_wait(r, q, OVF_REQS, true);
+        for (i = 0; i < OVF_REQS; i++) {
+            hr[i] = (HwmRequest) {
+                .tag = i, .op = pass ? HWM_OP_READ : HWM_OP_WRITE,
+                .offset = (10000 + i * 64) * 512ull, .length = 4096,
+            };
+        }
+        oracle_burst(o, q[0].t0, hr, OVF_REQS, OVF_QD, want);
+        for (i = 0; i < OVF_REQS; i++) {
+            g_assert_cmpint(q[i].status, ==, VIRTIO_BLK_S_OK);
+            g_assert_cmpint(q[i].t0, ==, q[0].t0);
+            g_assert_cmpint(q[i].t1, ==, want[i]);
+            vblk_finish(r, &q[i], pass ? got : NULL);
+            if (pass) {
+                g_assert_cmpmem(got, 4096, w + i * 4096, 4096);
+            }
+        }
+        g_assert_cmpuint(node_stat(r, "d0", "host-queued"), ==,
+                         (pass + 1) * (OVF_REQS - OVF_QD));
+    }
+    oracle_free(o);
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+static QDict *power_cut(Rig *r, const char *node)
+{
+    QDict *resp = qtest_qmp(r->qts, "{'execute': 'hddmodel-power-cut',"
+                            " 'arguments': {'node-name': %s}}", node);
+    QDict *ret = qdict_get_qdict(resp, "return");
+
+    g_assert_nonnull(ret);
+    qobject_ref(ret);
+    qobject_unref(resp);
+    return ret;
+}
+
+/* Is [offset, offset + len) inside one of the cut's lost extents? */
+static bool cut_lost(QDict *cut, uint64_t offset, uint64_t len)
+{
+    QList *l = qdict_get_qlist(cut, "lost-extents");
+    QListEntry *e;
+
+    QLIST_FOREACH_ENTRY(l, e) {
+        QDict *x = qobject_to(QDict, qlist_entry_obj(e));
+        uint64_t o = qdict_get_int(x, "offset");
+        uint64_t n = qdict_get_int(x, "length");
+
+        if (offset < o + n && o < offset + len) {
+            g_assert_cmpuint(offset, >=, o);
+            g_assert_cmpuint(offset + len, <=, o + n);
+            return true;
+        }
+    }
+    return false;
+}
+
+#define CUT_PAIRS 30            /* write + flush: 150 descriptors */
+
+/*
+ * Power fails with the queue full: writes in the drive and in the host
+ * queue, one flush in the drive and more held back by the block layer
+ * behind it.  Every request completes: the ones done before the cut OK,
+ * all others with IOERR, exactly dropped-requests of them, including the
+ * flushes the block layer had held back (a flush issued before the cut
+ * must not succeed after it: the writes it covers may be lost).  Writes
+ * acknowledged before the cut read back unless reported lost; failed
+ * writes left nothing.  QEMU keeps running.
+ */
+static void test_power_cut_full_queue(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, true);
+    g_autofree uint8_t *w = g_malloc(CUT_PAIRS * 4096);
+    uint8_t got[4096], z[4096];
+    VblkReq q[2 * CUT_PAIRS];
+    QDict *cut;
+    int i, ok = 0, failed = 0, flush_failed = 0;
+
+    vblk_setup(r);
+    memset(z, 0, sizeof(z));
+    for (i = 0; i < 2 * CUT_PAIRS; i++) {
+        if (i % 2 == 0) {
+            fill(w + i / 2 * 4096, 4096, 200 + i);
+            vblk_prepare(r, &q[i], VIRTIO_BLK_T_OUT, 20000 + i * 64,
+                         w + i / 2 * 4096, 4096);
+        } else {
+            vblk_prepare(r, &q[i], VIRTIO_BLK_T_FLUSH, 0, NULL, 0);
+        }
+        vblk_kick(r, &q[i], NULL);
+    }
+    /* let a few complete */
+    for (i = 0; i < 3; i++) {
+        step_next(r);
+    }
+    cut = power_cut(r, "d0");
+    g_assert_cmpint(qdict_get_int(cut, "lost-bytes"), ==,
+                    qdict_get_int(cut, "cached-bytes"));
+    g_assert_cmpint(qdict_get_int(cut, "clock-ns"), ==, now(r));
+
+    /* everything has completed, without the clock moving */
+    vblk_wait(r, q, 2 * CUT_PAIRS, false);
+    for (i = 0; i < 2 * CUT_PAIRS; i++) {
+        if (q[i].status == VIRTIO_BLK_S_OK) {
+            ok++;
+        } else {
+            g_assert_cmpint(q[i].status, ==, VIRTIO_BLK_S_IOERR);
+            failed++;
+            flush_failed += q[i].type == VIRTIO_BLK_T_FLUSH;
+        }
+    }
+    g_test_message("%d completed before the cut, %d failed (%d flushes)",
+                   ok, failed, flush_failed);
+    g_assert_cmpint(failed, ==, qdict_get_int(cut, "dropped-requests"));
+    g_assert_cmpint(failed, >, 0);
+    g_assert_cmpint(flush_failed, >, 1);
+    g_assert_cmpuint(node_stat(r, "d0", "in-flight"), ==, 0);
+
+    for (i = 0; i < 2 * CUT_PAIRS; i += 2) {
+        const uint8_t *want = w + i / 2 * 4096;
+
+        if (q[i].status != VIRTIO_BLK_S_OK ||
+            cut_lost(cut, q[i].sector * 512, 4096)) {
+            want = z;
+        }
+        vblk_finish(r, &q[i], NULL);
+        vblk_io(r, VIRTIO_BLK_T_IN, q[i].sector, got, sizeof(got),
+                &q[i].t0);
+        g_assert_cmpmem(got, sizeof(got), want, 4096);
+    }
+    for (i = 1; i < 2 * CUT_PAIRS; i += 2) {
+        vblk_finish(r, &q[i], NULL);
+    }
+    qobject_unref(cut);
+    assert_alive(r);
+    /* and a second cut with nothing in flight */
+    cut = power_cut(r, "d0");
+    g_assert_cmpint(qdict_get_int(cut, "dropped-requests"), ==, 0);
+    qobject_unref(cut);
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+/*
+ * stop with more requests in flight than the queue depth: the VM stops
+ * only when all are done (the driver runs the model on its own, the
+ * virtual clock being stopped); requests the guest issues while stopped
+ * are served at once; cont resumes normally.
+ */
+static void test_stop_full_queue(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start_opts(img, true, "queue-depth=" G_STRINGIFY(OVF_QD) ",");
+    g_autofree uint8_t *w = g_malloc(OVF_REQS * 4096);
+    uint8_t got[4096], b[4096];
+    VblkReq q[OVF_REQS];
+    int64_t t0;
+    int i;
+
+    vblk_setup(r);
+    ovf_submit(r, q, VIRTIO_BLK_T_OUT, w);
+    step_next(r);
+    vm_stop(r);
+    vblk_wait(r, q, OVF_REQS, false);
+    for (i = 0; i < OVF_REQS; i++) {
+        g_assert_cmpint(q[i].status, ==, VIRTIO_BLK_S_OK);
+        vblk_finish(r, &q[i], NULL);
+    }
+    g_assert_cmpuint(node_stat(r, "d0", "in-flight"), ==, 0);
+
+    /* while stopped: served without the clock */
+    fill(b, sizeof(b), 13);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_OUT, 10000, b, sizeof(b), NULL),
+                    ==, VIRTIO_BLK_S_OK);
+    vm_cont(r);
+
+    vblk_io(r, VIRTIO_BLK_T_IN, 10000, got, sizeof(got), &t0);
+    g_assert_cmpmem(got, sizeof(got), b, sizeof(b));
+    for (i = 1; i < OVF_REQS; i++) {
+        vblk_io(r, VIRTIO_BLK_T_IN, q[i].sector, got, sizeof(got), &t0);
+        g_assert_cmpmem(got, sizeof(got), w + i * 4096, 4096);
+    }
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
+/*
+ * A drained section while the VM runs and requests are in flight (here
+ * blockdev-reopen, which drains the node before it finds the driver
+ * cannot reopen): the drain completes them without the clock moving, and
+ * the guest carries on.
+ */
+static void test_drain_in_flight(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start_opts(img, true, "queue-depth=" G_STRINGIFY(OVF_QD) ","
+                            "file.node-name=d0f,");
+    g_autofree uint8_t *w = g_malloc(OVF_REQS * 4096);
+    uint8_t got[4096];
+    VblkReq q[OVF_REQS];
+    QDict *resp;
+    int64_t t0;
+    int i;
+
+    vblk_setup(r);
+    ovf_submit(r, q, VIRTIO_BLK_T_OUT, w);
+    step_next(r);
+    resp = qtest_qmp(r->qts, "{'execute': 'blockdev-reopen', 'arguments':"
+                     " {'options': [{'driver': 'hddmodel', 'node-name': 'd0',"
+                     " 'file': 'd0f'}]}}");
+    g_test_message("blockdev-reopen: %s", qdict_haskey(resp, "error") ?
+                   qdict_get_str(qdict_get_qdict(resp, "error"), "desc") :
+                   "ok");
+    qobject_unref(resp);
+    vblk_wait(r, q, OVF_REQS, false);
+    for (i = 0; i < OVF_REQS; i++) {
+        g_assert_cmpint(q[i].status, ==, VIRTIO_BLK_S_OK);
+        vblk_finish(r, &q[i], NULL);
+    }
+    for (i = 0; i < OVF_REQS; i++) {
+        vblk_io(r, VIRTIO_BLK_T_IN, q[i].sector, got, sizeof(got), &t0);
+        g_assert_cmpmem(got, sizeof(got), w + i * 4096, 4096);
+    }
+    assert_alive(r);
+    rig_stop(r);
+    unlink(img);
+}
+
 /* The tests exercise the write cache; a profile without one is skipped. */
 static bool profile_has_cache(void)
 {
@@ -1021,5 +1774,16 @@ int main(int argc, char **argv)
     qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
     qtest_add_func("/hddmodel/nvme/host-queue", test_nvme_queued);
     qtest_add_func("/hddmodel/scsi-hd/dpofua", test_scsi_fua);
+    qtest_add_func("/hddmodel/hostile/past-end", test_past_end);
+    qtest_add_func("/hddmodel/hostile/zero-length", test_zero_length);
+    qtest_add_func("/hddmodel/hostile/misaligned", test_misaligned);
+    qtest_add_func("/hddmodel/hostile/huge", test_huge);
+    qtest_add_func("/hddmodel/hostile/fua-read", test_fua_read);
+    qtest_add_func("/hddmodel/hostile/flush-storm", test_flush_storm);
+    qtest_add_func("/hddmodel/hostile/queue-overflow", test_queue_overflow);
+    qtest_add_func("/hddmodel/hostile/power-cut-full-queue",
+                   test_power_cut_full_queue);
+    qtest_add_func("/hddmodel/hostile/stop-full-queue", test_stop_full_queue);
+    qtest_add_func("/hddmodel/hostile/drain-in-flight", test_drain_in_flight);
     return g_test_run();
 }
