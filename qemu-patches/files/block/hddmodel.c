@@ -171,6 +171,8 @@ typedef struct BDRVHddState {
     uint64_t arrivals;          /* timed requests seen */
     bool dead;                  /* power lost: every new command fails */
     bool cut_done;              /* ... and the model and cache were cut */
+    int fail_ret;               /* hdd_fail_all() running: this error */
+    uint64_t failed;            /* requests hdd_fail_all() failed */
 } BDRVHddState;
 
 static BlockDriver bdrv_hddmodel;
@@ -560,15 +562,29 @@ static void hdd_timer_cb(void *opaque)
     hdd_process(s, hdd_now(s));
 }
 
-/* Fail every outstanding request (power cut, broken model). */
-static void hdd_fail_all(BDRVHddState *s, int ret)
+/*
+ * Fail every outstanding request (power cut, broken model) and return how
+ * many failed.  Finishing one enters its coroutine, and the block layer may
+ * then issue a request it held back behind it (the next of several
+ * flushes, which it serializes) before we return.  That request was sent
+ * before the failure too: it fails the same way (hdd_co_request() checks
+ * fail_ret) instead of reaching a model whose queue is gone, which would
+ * later complete a command the driver no longer knows.  A flush issued
+ * before a power cut must never succeed after it.
+ */
+static uint64_t hdd_fail_all(BDRVHddState *s, int ret)
 {
     HddReq *req;
 
+    s->fail_ret = ret;
+    s->failed = 0;
     while ((req = QTAILQ_FIRST(&s->reqs))) {
         hdd_finish(s, req, ret);
+        s->failed++;
     }
+    s->fail_ret = 0;
     s->in_model = 0;
+    return s->failed;
 }
 
 /*
@@ -583,7 +599,6 @@ static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
 {
     GArray *lost;
     uint64_t lost_bytes = 0;
-    HddReq *req;
     unsigned i;
 
     /*
@@ -596,10 +611,6 @@ static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
     for (i = 0; i < lost->len; i++) {
         lost_bytes += g_array_index(lost, HwmExtent, i).length;
     }
-    *dropped = 0;
-    QTAILQ_FOREACH(req, &s->reqs, next) {
-        (*dropped)++;
-    }
     trace_hddmodel_power_cut(s, s->now, lost_bytes, s->cache_bytes);
     if (lost_bytes != s->cache_bytes) {
         /* the image is still right: it holds only what was destaged */
@@ -609,7 +620,7 @@ static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
     }
     *cached = s->cache_bytes;
     hdd_cache_cut(s, 0, UINT64_MAX / 2, NULL, NULL);
-    hdd_fail_all(s, -EIO);
+    *dropped = hdd_fail_all(s, -EIO);
     if (s->trace) {
         fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
                 s->now, lost_bytes);
@@ -773,8 +784,22 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
         },
     };
 
+    if (s->fail_ret) {
+        /* issued behind a request hdd_fail_all() is failing */
+        s->failed++;
+        return s->fail_ret;
+    }
     if (s->dead) {
         return -EIO;
+    }
+    if (!bytes && op != HWM_OP_FLUSH) {
+        /*
+         * Nothing to transfer (the block layer passes aligned zero-length
+         * requests down, e.g. a virtio-blk request without data): done at
+         * once, as on any other QEMU disk.  The model takes no command
+         * without sectors.
+         */
+        return 0;
     }
     if (!runstate_is_running()) {
         return hdd_co_untimed(s, op, offset, bytes, qiov);
