@@ -256,7 +256,7 @@ static void keep_trace(Rig *r)
     g_autofree char *text = NULL, *name = NULL, *path = NULL;
     gsize len;
 
-    if (!dir || !g_file_get_contents(r->trace, &text, &len, NULL)) {
+    if (!dir || !*dir || !g_file_get_contents(r->trace, &text, &len, NULL)) {
         return;
     }
     name = g_strdup_printf("%s-%d.trace", profile_name(), ++seq);
