@@ -211,8 +211,12 @@ static char *node_opts(const char *node, const char *fua, bool wce,
                            trace ? trace : "", trace ? "," : "", more, img);
 }
 
-/* d0_more: extra d0 options, e.g. "queue-depth=4," */
-static Rig *rig_start_opts(const char *img, bool wce, const char *d0_more)
+/*
+ * d0_more: extra d0 options, e.g. "queue-depth=4,"; qemu_more: extra QEMU
+ * arguments, e.g. "-action shutdown=pause "
+ */
+static Rig *rig_start_full(const char *img, bool wce, const char *d0_more,
+                           const char *qemu_more)
 {
     Rig *r = g_new0(Rig, 1);
     g_autofree char *o0 = NULL, *o1 = NULL, *o2 = NULL;
@@ -229,14 +233,20 @@ static Rig *rig_start_opts(const char *img, bool wce, const char *d0_more)
     o1 = node_opts("d1", "on", wce, r->img1, NULL, "queue-depth=2,");
     o2 = node_opts("d2", "on", wce, r->img2, NULL, "");
     r->qs = qtest_pc_boot(
-        "-machine pc -nodefaults %s %s%s%s"
+        "-machine pc -nodefaults %s %s%s%s%s"
         "-device virtio-blk-pci,drive=d0,addr=%d.0,ioeventfd=off "
         "-device nvme,drive=d1,serial=platter1,addr=%d.0 "
         "-device virtio-scsi-pci,id=scsi0,addr=%d.0,ioeventfd=off "
         "-device scsi-hd,drive=d2,bus=scsi0.0,dpofua=on,rotation_rate=7200",
-        extra_args(), o0, o1, o2, VBLK_SLOT, NVME_SLOT, VSCSI_SLOT);
+        extra_args(), qemu_more, o0, o1, o2, VBLK_SLOT, NVME_SLOT,
+        VSCSI_SLOT);
     r->qts = r->qs->qts;
     return r;
+}
+
+static Rig *rig_start_opts(const char *img, bool wce, const char *d0_more)
+{
+    return rig_start_full(img, wce, d0_more, "");
 }
 
 static Rig *rig_start(const char *img, bool wce)
@@ -647,6 +657,18 @@ static void read_image(const char *img, uint64_t offset, void *buf, size_t len)
     close(fd);
 }
 
+/* After a cut: a (flushed, at sector 2000) on the image, the cached write
+ * at sector 3000 not. */
+static void assert_cut_image(const char *img, const uint8_t *a)
+{
+    uint8_t got[4096], z[4096] = { 0 };
+
+    read_image(img, 2000 * 512, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(got));
+    read_image(img, 3000 * 512, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), z, sizeof(z));
+}
+
 /*
  * Flushed data survives a power cut; data only in the write cache does
  * not; the image afterwards holds exactly what the modelled media holds.
@@ -684,12 +706,80 @@ static void test_power_cut(void)
     vblk_io(r, VIRTIO_BLK_T_IN, 3000, got, sizeof(got), &t0);
     g_assert_cmpmem(got, sizeof(got), z, sizeof(z));
     rig_stop(r);
-
-    read_image(img, 2000 * 512, got, sizeof(got));
-    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
-    read_image(img, 3000 * 512, got, sizeof(got));
-    g_assert_cmpmem(got, sizeof(got), z, sizeof(z));
+    assert_cut_image(img, a);
     unlink(img);
+}
+
+/*
+ * power-cut-request / power-cut-ns: the drive loses power for good at the
+ * Nth request or at a virtual time; the request that finds the power gone
+ * fails, cached data is lost, flushed data is not, QEMU shuts down (paused
+ * here, to look) and nothing more reaches the image.
+ */
+/* Write a, flush, write b (cached); returns when b completed. */
+static int64_t cut_prelude(Rig *r, const uint8_t *a, const uint8_t *b)
+{
+    int64_t t0, t_b;
+
+    vblk_setup(r);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 2000, (void *)a, 4096, &t0);
+    vblk_io(r, VIRTIO_BLK_T_FLUSH, 0, NULL, 0, &t0);
+    t_b = vblk_io(r, VIRTIO_BLK_T_OUT, 3000, (void *)b, 4096, &t0);
+    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 4096);
+    return t_b;
+}
+
+static void scheduled_cut(bool by_request)
+{
+    g_autofree char *img = make_image();
+    g_autofree char *opt = NULL;
+    Rig *r;
+    uint8_t a[4096], b[4096], got[4096];
+    int64_t t_b;
+
+    fill(a, sizeof(a), 11);
+    fill(b, sizeof(b), 12);
+    if (by_request) {
+        opt = g_strdup("power-cut-request=4,");
+    } else {
+        /* a dry run finds when b completes: the cut comes 1 ns later */
+        r = rig_start(img, true);
+        t_b = cut_prelude(r, a, b);
+        rig_stop(r);
+        unlink(img);
+        g_free(img);
+        img = make_image();
+        opt = g_strdup_printf("power-cut-ns=%" PRId64 ",", t_b + 1);
+    }
+    r = rig_start_full(img, true, opt, "-action shutdown=pause ");
+    t_b = cut_prelude(r, a, b);
+    if (by_request) {
+        g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 3000, got, sizeof(got),
+                                 NULL), ==, VIRTIO_BLK_S_IOERR);
+    } else {
+        step(r, 1);
+    }
+    qtest_qmp_eventwait(r->qts, "SHUTDOWN");
+    g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 1);
+    g_assert_cmpuint(node_stat(r, "d0", "lost-bytes"), ==, sizeof(b));
+    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 0);
+    /* power does not come back: the QMP cut refuses, no clean write-back */
+    qobject_unref(qtest_qmp_assert_failure_ref(
+        r->qts, "{'execute': 'hddmodel-power-cut',"
+        " 'arguments': {'node-name': 'd0'}}"));
+    rig_stop(r);
+    assert_cut_image(img, a);
+    unlink(img);
+}
+
+static void test_cut_at_request(void)
+{
+    scheduled_cut(true);
+}
+
+static void test_cut_at_time(void)
+{
+    scheduled_cut(false);
 }
 
 /* A clean shutdown writes everything back. */
@@ -2188,6 +2278,9 @@ int main(int argc, char **argv)
     qtest_add_func("/hddmodel/virtio-blk/determinism", test_determinism);
     qtest_add_func("/hddmodel/virtio-blk/power-cut", test_power_cut);
     qtest_add_func("/hddmodel/virtio-blk/clean-shutdown", test_clean_shutdown);
+    qtest_add_func("/hddmodel/virtio-blk/power-cut-at-request",
+                   test_cut_at_request);
+    qtest_add_func("/hddmodel/virtio-blk/power-cut-at-time", test_cut_at_time);
     qtest_add_func("/hddmodel/virtio-blk/stop-in-flight", test_stop_in_flight);
     qtest_add_func("/hddmodel/virtio-blk/write-through", test_write_through);
     qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
