@@ -234,6 +234,8 @@ def markdown(doc):
              f"profile `{c['profile']}`, cuts uniformly in "
              f"[{c['window_s'][0]}, {c['window_s'][1]}] s of virtual time; "
              f"campaign seed {doc['meta'].get('seed')}; expected: {c.get('expect', 'no-loss')}.",
+             *(["", "**Partial report: the campaign was stopped or is still running.**"]
+               if not doc["meta"].get("complete", True) else []),
              "", "| cuts | with acks | drive lost data | acknowledged writes checked | "
              "lost writes | cuts with loss | errors | verdict |",
              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
