@@ -16,7 +16,6 @@ record the guest writes.  One cut:
 """
 import json
 import os
-import shlex
 import subprocess
 import time
 
@@ -77,7 +76,7 @@ def cut_seeds(campaign_seed, count):
 def plan(c, seed):
     """What a seed decides: the workload and the cut time (virtual ns)."""
     h = splitmix64(seed)
-    lo, hi = (int(x * 1e9) for x in c["window_s"])
+    lo, hi = (round(x * 1e9) for x in c["window_s"])
     wl = c["workloads"][(h >> 40) % len(c["workloads"])]
     return wl, lo + h % (hi - lo)
 
