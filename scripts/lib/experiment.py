@@ -102,13 +102,18 @@ def guest_command(cell, runtime):
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
     fua = frontend_fua(dev)
-    drive = drive_opts(cell["profile"], fua)
-    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", cell["variant"],
-           "--device", dev["frontend"], "--drive-opts", drive,
-           "--expect", f"fua:{1 if fua else 0},write_cache:write_back"]
+    return run_guest_prefix(cell["variant"], dev, drive_opts(cell["profile"], fua)) + [
+        "--expect", f"fua:{1 if fua else 0},write_cache:write_back",
+        wl["test"], "--", *wl.get("args", []), "--runtime", str(runtime)]
+
+
+def run_guest_prefix(variant, dev, drive):
+    """scripts/run-guest with a kernel variant, a front end and a drive;
+    the caller appends options, the test and its arguments."""
+    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", variant,
+           "--device", dev["frontend"], "--drive-opts", drive]
     if dev["frontend"] == "scsi-hd":
         cmd += ["--dpofua", dev.get("dpofua", "on")]
-    cmd += [wl["test"], "--", *wl.get("args", []), "--runtime", str(runtime)]
     return cmd
 
 

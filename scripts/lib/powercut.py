@@ -84,13 +84,11 @@ def plan(c, seed):
 def write_command(c, seed):
     wl, cut_ns = plan(c, seed)
     drive = experiment.drive_opts(c["profile"], experiment.frontend_fua(c["device"]))
-    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", c["variant"],
-           "--device", c["device"]["frontend"], "--drive-opts", drive,
-           "--power-cut-ns", str(cut_ns)]
-    if c["device"]["frontend"] == "scsi-hd":
-        cmd += ["--dpofua", c["device"].get("dpofua", "on")]
-    return cmd + [wl["write"], "--", *wl.get("args", []), "--seed", str(seed),
-                  "--run", str(seed)]
+    # the seed also picks a raw workload's random offsets
+    seed_arg = [] if wl.get("filesystem") else ["--seed", str(seed)]
+    return experiment.run_guest_prefix(c["variant"], c["device"], drive) + [
+        "--power-cut-ns", str(cut_ns), wl["write"], "--", *wl.get("args", []),
+        *seed_arg, "--run", str(seed)]
 
 
 def acked_arg(acked):
@@ -110,11 +108,8 @@ def guest_verify_command(c, wl, seed, acked):
     # The verify boot only reads (and replays the xfs log): the `ideal`
     # profile makes it quick without changing what is read.
     drive = "driver=hddmodel,profile=ideal,file=disk.img"
-    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", c["variant"],
-           "--device", c["device"]["frontend"], "--drive-opts", drive]
-    if c["device"]["frontend"] == "scsi-hd":
-        cmd += ["--dpofua", c["device"].get("dpofua", "on")]
-    return cmd + [wl["verify"], "--", *verify_args(wl, seed, acked)]
+    return experiment.run_guest_prefix(c["variant"], c["device"], drive) + [
+        wl["verify"], "--", *verify_args(wl, seed, acked)]
 
 
 def host_verify_command(verifier, wl, seed, acked):
