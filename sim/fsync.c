@@ -15,6 +15,15 @@
  * xlog_ioend_work).  Then only the job whose force wrote the iclog skips its
  * own flush (log_flushed), unless --flush-share applies the series' rule
  * (xfs_buftarg_flushed_since: a flush numbered above its snapshot finished).
+ *
+ * --flush-queues N adds the guest block layer between those flushes and the
+ * device: blk-flush keeps one FLUSH in flight per hardware queue, and every
+ * flush request that arrives meanwhile (an fsync's blkdev_issue_flush(), an
+ * iclog's PREFLUSH or its FUA-emulating POSTFLUSH) waits and is completed by
+ * the next single FLUSH.  While the iclog's data write is in flight its
+ * queue holds pending flushes back (blk_kick_flush()'s C2), so they go with
+ * the POSTFLUSH.  A guest has one hardware queue per vCPU (virtio-blk
+ * num-queues=auto); job i submits on queue i mod N, the log on queue 0.
  */
 #include "sim-internal.h"
 
@@ -23,12 +32,53 @@ void fsync_init(Sim *s)
     s->log.batch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->log.next = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->log.offset = s->p->offset_bytes + s->p->span_bytes;
+    s->fq = g_new0(FlushQueue, s->p->flush_queues);
+    for (uint32_t q = 0; q < s->p->flush_queues; q++) {
+        s->fq[q].running = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        s->fq[q].pending = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    }
 }
 
 void fsync_destroy(Sim *s)
 {
     g_array_unref(s->log.batch);
     g_array_unref(s->log.next);
+    for (uint32_t q = 0; q < s->p->flush_queues; q++) {
+        g_array_unref(s->fq[q].running);
+        g_array_unref(s->fq[q].pending);
+    }
+    g_free(s->fq);
+}
+
+/* Issue queue q's next FLUSH for everything pending, if blk-flush would. */
+static bool flushq_kick(Sim *s, uint32_t q, hwm_ns t, GError **errp)
+{
+    FlushQueue *fq = &s->fq[q];
+
+    if (fq->busy || fq->pending->len == 0) {
+        return true;
+    }
+    if (q == 0 && s->log.phase == LOG_WRITE) {
+        return true;    /* C2: flush data in flight on this queue */
+    }
+    GArray *tmp = fq->running;
+    fq->running = fq->pending;
+    fq->pending = tmp;
+    fq->busy = true;
+    return sim_submit(s, t, FLUSHQ_TAG + q, HWM_OP_FLUSH, 0, 0, 0, errp);
+}
+
+/* A flush request from a job or the log: to the device, or to blk-flush. */
+static bool flush_request(Sim *s, hwm_ns t, uint64_t tag, GError **errp)
+{
+    uint32_t n = s->p->flush_queues;
+
+    if (n == 0) {
+        return sim_submit(s, t, tag, HWM_OP_FLUSH, 0, 0, 0, errp);
+    }
+    uint32_t q = tag == LOG_TAG ? 0 : (uint32_t)(tag % n);
+    g_array_append_val(s->fq[q].pending, tag);
+    return flushq_kick(s, q, t, errp);
 }
 
 static uint64_t number_flush(Sim *s)
@@ -70,14 +120,14 @@ static bool own_flush(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
     }
     j->phase = FS_FLUSHING;
     j->flush_no = number_flush(s);
-    return sim_submit(s, t, ji, HWM_OP_FLUSH, 0, 0, 0, errp);
+    return flush_request(s, t, ji, errp);
 }
 
 static bool log_start(Sim *s, hwm_ns t, GError **errp)
 {
     s->log.phase = LOG_PREFLUSH;
     s->log.flush_no = number_flush(s);
-    return sim_submit(s, t, LOG_TAG, HWM_OP_FLUSH, 0, 0, 0, errp);
+    return flush_request(s, t, LOG_TAG, errp);
 }
 
 static bool log_join(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
@@ -115,13 +165,17 @@ static bool log_completed(Sim *s, const HwmEvent *e, GError **errp)
         if (!fua) {
             s->log.phase = LOG_POSTFLUSH;   /* blk-flush's FUA emulation */
             s->r->flushes_issued++;
-            return sim_submit(s, t, LOG_TAG, HWM_OP_FLUSH, 0, 0, 0, errp);
+            return flush_request(s, t, LOG_TAG, errp);
         }
         break;
     case LOG_POSTFLUSH:
         break;
     case LOG_IDLE:
         g_assert_not_reached();
+    }
+    /* native FUA: the data step is over, so queue 0 may flush again */
+    if (s->p->flush_queues > 0 && !flushq_kick(s, 0, t, errp)) {
+        return false;
     }
     /* the iclog is on stable storage: its waiters return from the force */
     s->log.phase = LOG_IDLE;
@@ -180,6 +234,23 @@ bool fsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
 
 bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp)
 {
+    if (e->tag >= FLUSHQ_TAG) {
+        /* a merged FLUSH: complete every request it covered, in order */
+        uint32_t q = (uint32_t)(e->tag - FLUSHQ_TAG);
+        FlushQueue *fq = &s->fq[q];
+        /* detach the list: completing a request may queue a new flush */
+        g_autoptr(GArray) done = fq->running;
+        HwmEvent each = *e;
+        bool ok = true;
+
+        fq->running = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        fq->busy = false;
+        for (guint i = 0; ok && i < done->len; i++) {
+            each.tag = g_array_index(done, uint64_t, i);
+            ok = fsync_completed(s, &each, errp);
+        }
+        return ok && flushq_kick(s, q, e->time_ns, errp);
+    }
     if (e->tag == LOG_TAG) {
         return log_completed(s, e, errp);
     }

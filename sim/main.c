@@ -18,7 +18,7 @@ typedef struct {
     char *profile, *profile_dir, *workload, *pattern, *policy, *bs, *span,
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
          *queue_policy, *trace_out;
-    gint jobs, queue_depth, explain;
+    gint jobs, queue_depth, explain, flush_queues;
     gint64 seed;
     gboolean json, flush_share, xfs_log, dump_profile, verify;
 } Opts;
@@ -126,6 +126,11 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     p->host_cmd_ns = (hwm_ns)v;
     p->flush_share = o->flush_share;
     p->xfs_log = o->xfs_log;
+    if (o->flush_queues < 0 || o->flush_queues > 4096) {
+        return bad(errp, "--flush-queues: %d is outside 0..4096",
+                   o->flush_queues);
+    }
+    p->flush_queues = (uint32_t)o->flush_queues;
     p->seed = (uint64_t)o->seed;
     if (o->explain < 0) {
         return bad(errp, "--explain: must be >= 0");
@@ -313,6 +318,10 @@ int main(int argc, char **argv)
         { "xfs-log", 0, 0, G_OPTION_ARG_NONE, &o.xfs_log,
           "fsync-append: model xfs's log force (group-committed iclog "
           "writes with a preflush) between the write and the flush", NULL },
+        { "flush-queues", 0, 0, G_OPTION_ARG_INT, &o.flush_queues,
+          "fsync-append: the guest's blk-flush merges flushes on N "
+          "hardware queues (job i on queue i mod N, the log on queue 0; "
+          "one per vCPU); 0, the default, sends every flush", "N" },
         { "host-us", 0, 0, G_OPTION_ARG_STRING, &o.host_us,
           "guest CPU time per device command, us (default 10)", "US" },
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,

@@ -49,6 +49,17 @@ typedef struct {
 
 #define LOG_TAG (1ull << 40)  /* device tag of log commands */
 
+/* The guest's blk-flush on one hardware queue (--flush-queues): one FLUSH
+ * at a time; flush requests arriving meanwhile wait and are all completed by
+ * the next FLUSH (block/blk-flush.c, blk_kick_flush()). */
+typedef struct {
+    bool busy;                /* this queue's FLUSH is at the device */
+    GArray *running;          /* tags (job index or LOG_TAG) it completes */
+    GArray *pending;          /* tags waiting for the next FLUSH */
+} FlushQueue;
+
+#define FLUSHQ_TAG (1ull << 41)  /* device tag of queue q's FLUSH: + q */
+
 typedef struct {
     HwmDevice *dev;
     const SimParams *p;
@@ -57,6 +68,7 @@ typedef struct {
     uint64_t flush_submitted;     /* flush numbering (xfs_buftarg_flush_start) */
     uint64_t flush_completed_max; /* highest completed (bt_flush_completed) */
     XfsLog log;
+    FlushQueue *fq;               /* p->flush_queues of them */
     uint64_t explained;
     /* replay */
     guint next_trace;

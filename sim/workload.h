@@ -36,6 +36,8 @@ typedef struct {
     uint32_t jobs;
     bool flush_share;         /* fsync-append: the xfs series' rule */
     bool xfs_log;             /* fsync-append: model xfs's log force */
+    uint32_t flush_queues;    /* fsync-append: guest blk-flush queues
+                                 that merge flushes (0: no merging) */
     hwm_ns host_cmd_ns;       /* guest CPU time per device command */
     uint64_t seed;
     const GArray *trace;      /* TraceReq, for WL_REPLAY */

@@ -114,6 +114,8 @@ def run_guest_prefix(variant, dev, drive):
            "--device", dev["frontend"], "--drive-opts", drive]
     if dev["frontend"] == "scsi-hd":
         cmd += ["--dpofua", dev.get("dpofua", "on")]
+    if dev.get("smp", 1) != 1:
+        cmd += ["--smp", str(dev["smp"])]
     return cmd
 
 
@@ -137,7 +139,11 @@ def sim_command(cell, runtime, sim):
                 cmd += [opt, args[args.index(opt) + 1]]
     elif kind == "fsync-append" and has_xfs(cell["variant"]):
         cmd += ["--flush-share"]
-    return cmd + [a for a in wl.get("sim_args", []) if a not in cmd]
+    cmd += [a for a in wl.get("sim_args", []) if a not in cmd]
+    if kind == "fsync-append":
+        # the guest's blk-flush merges flushes per hardware queue, one per vCPU
+        cmd += ["--flush-queues", str(dev.get("smp", 1))]
+    return cmd
 
 
 def _run_json(cmd, timeout, cwd=None):

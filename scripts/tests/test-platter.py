@@ -58,6 +58,25 @@ def test_shard_and_merge(tmp):
     assert p.returncode != 0 and "more than one part" in p.stderr
 
 
+def test_vcpus_and_flush_queues(tmp):
+    # seed-xfs runs a 16-vCPU guest (a virtio-blk queue per vCPU) and
+    # predicts it with as many blk-flush queues; seed-fops keeps one vCPU
+    import experiment
+    for name, smp in (("seed-xfs", "16"), ("seed-fops", None)):
+        for cell in experiment.cells(experiment.load(name)):
+            g = experiment.guest_command(cell, 1)
+            s = experiment.sim_command(cell, 1, SIM)
+            assert (g[g.index("--smp") + 1] if "--smp" in g else None) == smp, g
+            if "--workload" in s and s[s.index("--workload") + 1] == "fsync-append":
+                assert s[s.index("--flush-queues") + 1] == (smp or "1"), s
+    doc = json.loads(subprocess.run([PLATTER, "compare", "seed-xfs", "--sim-only", "--sim", SIM,
+                                     "--runtime", "1", "--out", os.path.join(tmp, "x")],
+                                    capture_output=True, text=True, check=True).stdout and
+                     open(os.path.join(tmp, "x", "report.json")).read())
+    iops = {c["variant"]: c["sim"]["summary"]["iops"] for c in doc["cells"]}
+    assert iops["xfs"] > 3 * iops["base"], iops
+
+
 def test_bad_input(tmp):
     for args, needle in ((["compare", "no-such"], "no experiment 'no-such'"),
                          (["compare", "seed-fops", "--sim-only", "--shard", "4/3"], "--shard"),
@@ -68,5 +87,6 @@ def test_bad_input(tmp):
 
 
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
-         ("shard and merge", test_shard_and_merge), ("bad input", test_bad_input)],
+         ("shard and merge", test_shard_and_merge),
+         ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues), ("bad input", test_bad_input)],
         with_tmpdir=True)

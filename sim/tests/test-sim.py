@@ -72,6 +72,25 @@ def xfs_log_shadow():
     assert b["iops"] > 3 * a["iops"], (a["iops"], b["iops"])
 
 
+def flush_queues():
+    # the guest's blk-flush: one hardware queue merges every fsync's flush
+    # into one FLUSH per cycle, so base xfs sends far fewer and the series
+    # gains little; with a queue per job nothing merges (= no queues)
+    base = ("--profile", "990pro", "--fua", "off", "--workload", "fsync-append", "--jobs", "16",
+            "--xfs-log", "--runtime", "1", "--json")
+    none = json.loads(sim(*base).stdout)
+    one = json.loads(sim(*base, "--flush-queues", "1").stdout)
+    per_job = json.loads(sim(*base, "--flush-queues", "16").stdout)
+    assert one["flushes"]["issued"] > 2 * one["device"]["flushes"], one
+    assert one["iops"] > 2 * none["iops"], (none["iops"], one["iops"])
+    none.pop("host"); per_job.pop("host")
+    assert none["iops"] == per_job["iops"] and none["device"] == per_job["device"]
+    shared = json.loads(sim(*base, "--flush-queues", "1", "--flush-share").stdout)
+    assert shared["iops"] < 1.6 * one["iops"], (one["iops"], shared["iops"])
+    p = sim(*base, "--flush-queues", "-1", ok=False)
+    assert p.returncode != 0 and "--flush-queues" in p.stderr
+
+
 def replay_native_and_blkparse():
     with tempfile.TemporaryDirectory() as tmp:
         nat = os.path.join(tmp, "t.trace")
@@ -162,7 +181,7 @@ def explain_timeline():
 
 tap.run([("json contract", json_contract), ("deterministic", deterministic),
          ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
-         ("xfs log shadow", xfs_log_shadow),
+         ("xfs log shadow", xfs_log_shadow), ("blk-flush queues", flush_queues),
          ("replay native and blkparse", replay_native_and_blkparse),
          ("bad input", bad_input), ("trace round trip", trace_round_trip),
          ("explain timeline", explain_timeline)])
