@@ -119,10 +119,20 @@ def run_guest_prefix(variant, dev, drive):
     return cmd
 
 
+def from_root(cmd):
+    """cmd with paths inside the checkout made relative to its root, so a
+    recorded command does not depend on where the checkout was."""
+    return [os.path.relpath(a, ROOT) if os.path.isabs(a) and
+            os.path.commonpath([a, ROOT]) == ROOT else a for a in cmd]
+
+
 def rerun_command(cell, runtime):
-    """A shell line that reruns a guest cell in an empty directory."""
-    return (f"truncate -s {IMAGE_BYTES >> 30}G disk.img && PLATTER_QEMU=build "
-            + shlex.join(guest_command(cell, runtime)))
+    """A shell line, run from the repository root, that reruns a guest cell
+    with a fresh image in a new temporary directory."""
+    cmd = from_root(guest_command(cell, runtime))
+    cmd[0] = "$OLDPWD/" + cmd[0]
+    return (f"(cd \"$(mktemp -d)\" && truncate -s {IMAGE_BYTES >> 30}G disk.img && "
+            f"PLATTER_QEMU=build \"{cmd[0]}\" {shlex.join(cmd[1:])})")
 
 
 def sim_command(cell, runtime, sim):
@@ -202,7 +212,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
     if sres:
         host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
     rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
-                  "command": shlex.join(scmd)}
+                  "command": shlex.join(from_root(scmd))}
     if guest:
         os.makedirs(workdir, exist_ok=True)
         # a fresh sparse image per cell: the guest sees its first 200 GiB,

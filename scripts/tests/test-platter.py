@@ -77,6 +77,21 @@ def test_vcpus_and_flush_queues(tmp):
     assert iops["xfs"] > 3 * iops["base"], iops
 
 
+def test_commands_do_not_name_the_checkout(tmp):
+    # a report's rerun lines must work from any checkout, so results
+    # committed from one tree read the same as results made in another
+    import experiment
+    for cell in experiment.cells(experiment.load("seed-fops")):
+        line = experiment.rerun_command(cell, 1)
+        assert experiment.ROOT not in line and '"$OLDPWD/scripts/run-guest"' in line, line
+    subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "1",
+                    "--cells", "seq*", "--out", os.path.join(tmp, "c")],
+                   capture_output=True, text=True, check=True)
+    for name in ("report.json", "report.md"):
+        text = open(os.path.join(tmp, "c", name)).read()
+        assert experiment.ROOT not in text, name
+
+
 def test_bad_input(tmp):
     for args, needle in ((["compare", "no-such"], "no experiment 'no-such'"),
                          (["compare", "seed-fops", "--sim-only", "--shard", "4/3"], "--shard"),
@@ -88,5 +103,7 @@ def test_bad_input(tmp):
 
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
-         ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues), ("bad input", test_bad_input)],
+         ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
+         ("recorded commands name no checkout path", test_commands_do_not_name_the_checkout),
+         ("bad input", test_bad_input)],
         with_tmpdir=True)
