@@ -68,9 +68,29 @@ def load_spec(directory, name_or_path, what, keys):
     return spec, path
 
 
+DEVICE_KEYS = {"frontend": ("nvme", "scsi-hd", "virtio-blk"), "dpofua": ("on", "off"),
+               "smp": range(1, 33), "ipns": range(1, 100)}
+
+
+def check_devices(devices, path):
+    """Each device entry: known keys (a typo would silently change the
+    machine), values run-guest accepts."""
+    for dev in devices:
+        if not isinstance(dev, dict) or "frontend" not in dev:
+            raise SystemExit(f"platter: {path}: a device needs a 'frontend': {dev!r}")
+        for key, val in dev.items():
+            if key not in DEVICE_KEYS:
+                raise SystemExit(f"platter: {path}: device key '{key}' is not one of "
+                                 f"{', '.join(DEVICE_KEYS)}")
+            if val not in DEVICE_KEYS[key]:
+                raise SystemExit(f"platter: {path}: device {key}={val!r} is out of range")
+
+
 def load(name_or_path):
-    return load_spec(EXPERIMENTS, name_or_path, "experiment",
-                     ("name", "pairs", "devices", "profiles", "workloads"))[0]
+    spec, path = load_spec(EXPERIMENTS, name_or_path, "experiment",
+                           ("name", "pairs", "devices", "profiles", "workloads"))
+    check_devices(spec["devices"], path)
+    return spec
 
 
 def device_name(dev):
@@ -116,6 +136,8 @@ def run_guest_prefix(variant, dev, drive):
         cmd += ["--dpofua", dev.get("dpofua", "on")]
     if dev.get("smp", 1) != 1:
         cmd += ["--smp", str(dev["smp"])]
+    if dev.get("ipns", 1) != 1:
+        cmd += ["--ipns", str(dev["ipns"])]
     return cmd
 
 

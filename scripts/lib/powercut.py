@@ -50,8 +50,7 @@ def load(name_or_path):
         bad("window_s must be [lo, hi] in virtual seconds with 0 <= lo < hi")
     if c.get("expect", "no-loss") not in ("no-loss", "loss"):
         bad("expect is 'no-loss' or 'loss'")
-    if c["device"].get("frontend") not in ("nvme", "virtio-blk", "scsi-hd"):
-        bad("device.frontend must be nvme, virtio-blk or scsi-hd")
+    experiment.check_devices([c["device"]], path)
     if not isinstance(c["workloads"], list) or not c["workloads"]:
         bad("workloads must be a non-empty list")
     for wl in c["workloads"]:

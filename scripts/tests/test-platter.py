@@ -99,6 +99,16 @@ def test_bad_input(tmp):
         p = subprocess.run([PLATTER, *args, "--sim", SIM] if args[0] == "compare" else [PLATTER, *args],
                            capture_output=True, text=True)
         assert p.returncode != 0 and needle in p.stderr, (args, p.stderr)
+    spec = json.load(open(os.path.join(os.path.dirname(PLATTER), "experiments", "seed-xfs.json")))
+    for dev, needle in (({"frontend": "virtio-blk", "smpp": 16}, "device key 'smpp'"),
+                        ({"frontend": "virtio-blk", "ipns": 0}, "device ipns=0"),
+                        ({"smp": 2}, "needs a 'frontend'")):
+        path = os.path.join(tmp, "bad-device.json")
+        with open(path, "w") as f:
+            json.dump(dict(spec, devices=[dev]), f)
+        p = subprocess.run([PLATTER, "compare", path, "--sim-only", "--sim", SIM],
+                           capture_output=True, text=True)
+        assert p.returncode != 0 and needle in p.stderr, (dev, p.stderr)
 
 
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
