@@ -66,9 +66,10 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
     fprintf(f, "  device: writes=%" G_GUINT64_FORMAT " (fua %" G_GUINT64_FORMAT
             "), reads=%" G_GUINT64_FORMAT " (cache hits %" G_GUINT64_FORMAT
             "), flushes=%" G_GUINT64_FORMAT ", write-backs=%" G_GUINT64_FORMAT
-            ", media ops=%" G_GUINT64_FORMAT "\n", s->writes, s->fua_writes,
+            ", media ops=%" G_GUINT64_FORMAT ", missed writes=%"
+            G_GUINT64_FORMAT "\n", s->writes, s->fua_writes,
             s->reads, s->cache_read_hits, s->flushes, s->destages,
-            s->media_ops);
+            s->media_ops, s->write_misses);
 }
 
 static void json_breakdown(FILE *f, const HwmBreakdown *b)
@@ -161,12 +162,13 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
             G_GUINT64_FORMAT ", \"cache_read_hits\": %" G_GUINT64_FORMAT
             ", \"destages\": %" G_GUINT64_FORMAT ", \"destage_bytes\": %"
             G_GUINT64_FORMAT ", \"media_ops\": %" G_GUINT64_FORMAT
-            ", \"seek_ns\": %" G_GINT64_FORMAT ", \"rotate_ns\": %"
+            ", \"write_misses\": %" G_GUINT64_FORMAT ", \"seek_ns\": %" G_GINT64_FORMAT ", \"rotate_ns\": %"
             G_GINT64_FORMAT ", \"transfer_ns\": %" G_GINT64_FORMAT
             ", \"dirty_bytes_at_end\": %" G_GUINT64_FORMAT "}",
             r->commands, s->reads, s->writes, s->fua_writes, s->flushes,
             s->discards, s->read_bytes, s->write_bytes, s->cache_read_hits,
-            s->destages, s->destage_bytes, s->media_ops, s->seek_ns,
+            s->destages, s->destage_bytes, s->media_ops, s->write_misses,
+            s->seek_ns,
             s->rotate_ns, s->transfer_ns, s->dirty_bytes);
     if (p->kind == WL_REPLAY) {
         fprintf(f, ", \"replay\": {\"checked\": %" G_GUINT64_FORMAT

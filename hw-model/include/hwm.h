@@ -205,6 +205,7 @@ typedef struct {
     uint64_t cache_read_hits;
     uint64_t destages, destage_bytes;
     uint64_t media_ops;          /* positioning operations of the arm/dies */
+    uint64_t write_misses;       /* post-seek writes off-track inhibit aborted */
     hwm_ns seek_ns, rotate_ns, transfer_ns;   /* media time by component */
     uint64_t power_cuts, lost_bytes;
     uint64_t dirty_bytes, dirty_extents;      /* now */

@@ -98,6 +98,8 @@ struct HwmDevice {
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
     uint64_t ack_seq;
+    uint64_t positioned_writes; /* writes after a seek so far: the count
+                                   decides which of them miss */
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
     struct {                    /* the state when room last ran out */
@@ -534,6 +536,49 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
     return cut;
 }
 
+/*
+ * Off-track write inhibit: right after a seek the head is still settling,
+ * and while its position error exceeds the write-inhibit limit the drive
+ * must not write (it would overwrite the neighbouring track); the sector
+ * passes and the write is tried again when it next comes round, a
+ * revolution later.  Residual vibration grows with the seek, so the chance
+ * is the profile's share at an average seek, scaled by how far the seek's
+ * time exceeds a track-to-track seek's; a head switch, a track-to-track seek
+ * or a write on the track the head follows never misses.  Which writes miss
+ * is a fixed function of their count, so runs repeat exactly.
+ *
+ * Returns the time the retry adds (0 or a revolution).
+ */
+static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
+{
+    uint64_t share_ppm = d->prof.post_seek_write_miss_ppm;
+    if (!d->rotating || share_ppm == 0) {
+        return 0;
+    }
+    Phys ph;
+    hwm_geometry_map(&d->geo, lba, &ph);
+    uint64_t pos = (uint64_t)hwm_geometry_position_ns(&d->geo, arm, &ph, true);
+    uint64_t near = d->prof.seek_track_to_track_ns + d->prof.write_settle_ns;
+    uint64_t avg = d->prof.seek_avg_ns + d->prof.write_settle_ns;
+    if (pos <= near) {
+        return 0;
+    }
+    /* 10^6 x a seek in ns fits in 64 bits; a seek longer than average can
+     * take the share past 100% */
+    uint64_t ppm = MIN(1000000, share_ppm * (pos - near) /
+                                (avg > near ? avg - near : 1));
+    /* splitmix64's finalizer: consecutive counts give unrelated draws */
+    uint64_t x = ++d->positioned_writes + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    if (x % 1000000 >= ppm) {
+        return 0;
+    }
+    d->st.write_misses++;
+    return d->rev_ns;
+}
+
 static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
 {
     Unit *un = &d->units[u];
@@ -551,10 +596,9 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     e = hwm_cache_start_destage(&d->cache, e, n);
     hwm_ns end;
     if (d->rotating) {
-        MediaTime mt = { 0 };
-        end = hwm_geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors,
-                                  true,
-                              &mt);
+        MediaTime mt = { .rotate_ns = write_miss_ns(d, un->arm, e->lba) };
+        end = hwm_geometry_access(&d->geo, &un->arm, t + mt.rotate_ns, e->lba,
+                                  e->sectors, true, &mt);
         if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
             /* the flush is waiting for exactly this: show where it went */
             d->nq_flush->t.seek_ns += mt.seek_ns;
@@ -676,8 +720,9 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
             end = log_append(d, un, t, c, &mt);
             un->op = OP_LOG;
         } else {
-            end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
-                                  write, &mt);
+            mt.rotate_ns = write ? write_miss_ns(d, un->arm, c->lba) : 0;
+            end = hwm_geometry_access(&d->geo, &un->arm, t + mt.rotate_ns,
+                                      c->lba, c->sectors, write, &mt);
             un->op = OP_HOST;
         }
     } else {

@@ -18,6 +18,7 @@ typedef enum {
     T_COUNT,      /* plain integer */
     T_TIME,       /* decimal; scale = ns per unit */
     T_SIZE,       /* decimal; scale = bytes per unit */
+    T_RATIO,      /* decimal; scale = field units per key unit */
     T_BOOL,       /* yes/no, on/off, true/false, 1/0 */
     T_ENUM,       /* one of names[] */
 } KeyType;
@@ -27,7 +28,7 @@ enum { FOR_ALL = 3, FOR_HDD = 1, FOR_FLASH = 2 };
 typedef struct {
     const char *key;
     KeyType type;
-    uint64_t scale;        /* T_TIME, T_SIZE: units of the field per key unit */
+    uint64_t scale;        /* T_TIME, T_SIZE, T_RATIO: field units per key unit */
     size_t offset;         /* field in HwmProfile */
     size_t width;          /* sizeof field: 4 or 8 (1 for bool) */
     int applies;           /* FOR_* */
@@ -91,6 +92,10 @@ static const KeyDef keys[] = {
     { "media_cache_cylinder_pct", T_COUNT, 1, F(media_cache_cylinder_pct),
       FOR_HDD, false, "50", 0, 100, NULL,
       "position of the media-cache log across the stroke (0 = outer)" },
+    { "post_seek_write_miss_pct", T_RATIO, 10000, F(post_seek_write_miss_ppm),
+      FOR_HDD, false, "0", 0, 1000000, NULL,
+      "writes right after a seek or head switch that off-track write "
+      "inhibit aborts; the sector is tried again when it next comes round" },
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
       1, 4096, NULL, "dies that program or read at once" },
@@ -228,6 +233,7 @@ static bool parse_value(const KeyDef *k, const char *val, uint64_t *out,
                (*why = "not a whole number", false);
     case T_TIME:
     case T_SIZE:
+    case T_RATIO:
         return parse_decimal(val, k->scale, out, why);
     case T_BOOL:
         if (!g_ascii_strcasecmp(val, "yes") || !g_ascii_strcasecmp(val, "on") ||

@@ -39,6 +39,8 @@ struct HwmProfile {
     uint64_t write_settle_ns;             /* extra settle before writing */
     uint64_t head_switch_ns;
     uint32_t media_cache_cylinder_pct;    /* where the media-cache log sits */
+    uint32_t post_seek_write_miss_ppm;    /* writes after positioning that
+                                             the servo aborts, per million */
 
     /* flash media */
     uint32_t parallel_units;

@@ -193,6 +193,70 @@ static const char *seek_profile =
     "layout = cylinder\nseek_track_to_track_ms = 1.25\nseek_avg_ms = 9\n"
     "seek_full_stroke_ms = 18.5\nhead_switch_ms = 0.75\nwrite_cache = no\n";
 
+/*
+ * Off-track write inhibit: the same requests, isolated in time so each
+ * starts from the same arm position, with and without post-seek misses.
+ * A write either costs the same or exactly one revolution more; the extra
+ * revolutions are the device's write_misses; writes on the head's own track
+ * and reads never miss; the share follows the profile.
+ */
+static void run_isolated(const char *text, bool write, uint64_t seed,
+                         hwm_ns *lat, int n, HwmStats *st)
+{
+    g_autoptr(HwmProfile) p = parse(text);
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t blocks = hwm_device_capacity_bytes(d) / 4096, b = 0;
+
+    for (int i = 0; i < n; i++) {
+        /* even i: a random block; odd i: the block after it, on the track
+         * the head is on */
+        b = i % 2 == 0 ? drive_rng(&seed) % (blocks - 1) : b + 1;
+        submit(d, (hwm_ns)i * 100 * MS, (uint64_t)i,
+               write ? HWM_OP_WRITE : HWM_OP_READ, 0, b * 4096, 4096);
+        HwmEvent e = next_completion(d);
+        lat[i] = e.time_ns - e.submit_ns;
+    }
+    hwm_stats(d, st);
+}
+
+static void test_post_seek_write_miss(void)
+{
+    const int n = 4000;
+    g_autofree hwm_ns *base = g_new(hwm_ns, n);
+    g_autofree hwm_ns *miss = g_new(hwm_ns, n);
+    g_autofree char *text = g_strconcat(seek_profile,
+                                        "post_seek_write_miss_pct = 20\n", NULL);
+    hwm_ns rev = 60ll * 1000000000ll / 7200;
+    HwmStats sb, sm;
+    int revs = 0;
+
+    run_isolated(seek_profile, true, 5, base, n, &sb);
+    run_isolated(text, true, 5, miss, n, &sm);
+    g_assert_cmpuint(sb.write_misses, ==, 0);
+    for (int i = 0; i < n; i++) {
+        hwm_ns extra = miss[i] - base[i];
+        if (extra != 0) {
+            /* one revolution, to the ns the model rounds it to */
+            g_assert_cmpint(extra, >=, rev);
+            g_assert_cmpint(extra, <=, rev + 1);
+            g_assert_cmpint(i % 2, ==, 0);
+            revs++;
+        }
+    }
+    g_assert_cmpint(revs, ==, (int)sm.write_misses);
+    /* random seeks over the whole stroke average about seek_avg: about the
+     * profile's share of them miss */
+    g_test_message("%d of %d post-seek writes missed", revs, n / 2);
+    g_assert_cmpint(revs, >=, n / 2 * 12 / 100);
+    g_assert_cmpint(revs, <=, n / 2 * 28 / 100);
+
+    /* reads are never inhibited */
+    run_isolated(text, false, 5, miss, n, &sm);
+    run_isolated(seek_profile, false, 5, base, n, &sb);
+    g_assert_cmpuint(sm.write_misses, ==, 0);
+    g_assert_cmpmem(miss, n * sizeof(hwm_ns), base, n * sizeof(hwm_ns));
+}
+
 static void test_seek_endpoints(void)
 {
     g_autoptr(HwmProfile) p = parse(seek_profile);
@@ -455,6 +519,7 @@ static void test_profile_errors(void)
     g_autofree char *bad_enum = g_strconcat(base_profile, "flush = sometimes\n", NULL);
     g_autofree char *neg = g_strconcat(base_profile, "write_settle_ms = -1\n", NULL);
     g_autofree char *fine = g_strconcat(base_profile, "write_settle_ms = 0.0000001\n", NULL);
+    g_autofree char *over = g_strconcat(base_profile, "post_seek_write_miss_pct = 101\n", NULL);
 
     expect_profile_error(unknown, "bad.profile:13: unknown key 'spindles'");
     expect_profile_error(no_unit, "the key is 'write_settle_ms'");
@@ -466,6 +531,7 @@ static void test_profile_errors(void)
     expect_profile_error(bad_enum, "non-queued, queued");
     expect_profile_error(neg, "key 'write_settle_ms': bad value '-1'");
     expect_profile_error(fine, "finer than the resolution");
+    expect_profile_error(over, "key 'post_seek_write_miss_pct'");
     expect_profile_error("type = hdd\nrpm = 7200\n", "missing key 'capacity_bytes'");
     expect_profile_error("rpm = 7200\n", "missing key 'type'");
     expect_profile_error("type = disk\n", "(hdd, flash)");
@@ -508,6 +574,7 @@ int main(int argc, char **argv)
                     test_sequential_write_one_rev);
     g_test_add_func("/physics/random-read-average", test_random_read_average);
     g_test_add_func("/physics/seek-endpoints", test_seek_endpoints);
+    g_test_add_func("/physics/post-seek-write-miss", test_post_seek_write_miss);
     g_test_add_data_func("/durability/st20000nm007d", "st20000nm007d",
                          test_durability);
     g_test_add_data_func("/durability/generic-7200", "generic-7200",
