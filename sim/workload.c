@@ -124,13 +124,14 @@ static void explain(Sim *s, const HwmEvent *e)
                        e->durable && e->op == HWM_OP_WRITE ? "durable" :
                        e->op == HWM_OP_WRITE ? "cached" : "";
     fprintf(p->explain_out, "%-7" G_GUINT64_FORMAT " %-5s %14" G_GUINT64_FORMAT
-            " %12.3f %12.3f %10.3f %10.3f %10.3f %10.3f %12.3f  %s%s%s\n",
+            " %12.3f %12.3f %10.3f %10.3f %10.3f %10.3f %12.3f  %s%s%s%s\n",
             s->explained, e->op == HWM_OP_WRITE && (e->flags & HWM_REQ_FUA) ?
             "W+FUA" : hwm_op_name(e->op), e->offset, e->submit_ns / 1e3,
             e->start_ns / 1e3, e->t.queue_ns / 1e3, e->t.seek_ns / 1e3,
             e->t.rotate_ns / 1e3, e->t.transfer_ns / 1e3, e->time_ns / 1e3,
             note, e->t.destage_ns ? " " : "",
-            e->op == HWM_OP_FLUSH ? "(write-back inside)" : "");
+            e->op == HWM_OP_FLUSH ? "(write-back inside)" : "",
+            e->write_misses ? " missed the sector after the seek: one more revolution" : "");
 }
 
 static void account(Sim *s, const HwmEvent *e)

@@ -151,6 +151,9 @@ typedef struct {
     HwmBreakdown t;
     bool cache_hit;       /* READ served from the cache */
     bool durable;         /* WRITE: durable when acknowledged */
+    uint32_t write_misses; /* its media writes (a FLUSH: its write-backs)
+                              that missed their sector after a seek, each
+                              a revolution inside t.rotate_ns */
     /* both: the byte range (COMPLETE: the request's; DURABLE: what became
        durable) */
     uint64_t offset;

@@ -49,6 +49,7 @@ typedef struct Cmd {
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
+    uint32_t write_misses;  /* see HwmEvent */
     GList link;             /* in HwmDevice.cmds */
 } Cmd;
 
@@ -191,6 +192,7 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
                     .flags = c->req.flags, .submit_ns = c->submit_ns,
                     .start_ns = c->start_ns ? c->start_ns : c->submit_ns,
                     .t = c->t, .cache_hit = c->hit, .durable = c->durable,
+                    .write_misses = c->write_misses,
                     .offset = c->req.offset, .length = c->req.length };
     hwm_ns parts = ev.t.overhead_ns + ev.t.seek_ns + ev.t.rotate_ns +
                    ev.t.transfer_ns + ev.t.destage_ns;
@@ -596,7 +598,8 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     e = hwm_cache_start_destage(&d->cache, e, n);
     hwm_ns end;
     if (d->rotating) {
-        MediaTime mt = { .rotate_ns = write_miss_ns(d, un->arm, e->lba) };
+        hwm_ns missed = write_miss_ns(d, un->arm, e->lba);
+        MediaTime mt = { .rotate_ns = missed };
         end = hwm_geometry_access(&d->geo, &un->arm, t + mt.rotate_ns, e->lba,
                                   e->sectors, true, &mt);
         if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
@@ -604,6 +607,7 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
             d->nq_flush->t.seek_ns += mt.seek_ns;
             d->nq_flush->t.rotate_ns += mt.rotate_ns;
             d->nq_flush->t.transfer_ns += mt.transfer_ns;
+            d->nq_flush->write_misses += missed != 0;
         }
         d->st.seek_ns += mt.seek_ns;
         d->st.rotate_ns += mt.rotate_ns;
@@ -721,6 +725,7 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
             un->op = OP_LOG;
         } else {
             mt.rotate_ns = write ? write_miss_ns(d, un->arm, c->lba) : 0;
+            c->write_misses += mt.rotate_ns != 0;
             end = hwm_geometry_access(&d->geo, &un->arm, t + mt.rotate_ns,
                                       c->lba, c->sectors, write, &mt);
             un->op = OP_HOST;

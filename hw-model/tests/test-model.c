@@ -201,7 +201,7 @@ static const char *seek_profile =
  * and reads never miss; the share follows the profile.
  */
 static void run_isolated(const char *text, bool write, uint64_t seed,
-                         hwm_ns *lat, int n, HwmStats *st)
+                         hwm_ns *lat, uint32_t *missed, int n, HwmStats *st)
 {
     g_autoptr(HwmProfile) p = parse(text);
     g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
@@ -215,6 +215,7 @@ static void run_isolated(const char *text, bool write, uint64_t seed,
                write ? HWM_OP_WRITE : HWM_OP_READ, 0, b * 4096, 4096);
         HwmEvent e = next_completion(d);
         lat[i] = e.time_ns - e.submit_ns;
+        missed[i] = e.write_misses;
     }
     hwm_stats(d, st);
 }
@@ -224,17 +225,22 @@ static void test_post_seek_write_miss(void)
     const int n = 4000;
     g_autofree hwm_ns *base = g_new(hwm_ns, n);
     g_autofree hwm_ns *miss = g_new(hwm_ns, n);
+    g_autofree uint32_t *flag0 = g_new(uint32_t, n);
+    g_autofree uint32_t *flag = g_new(uint32_t, n);
     g_autofree char *text = g_strconcat(seek_profile,
                                         "post_seek_write_miss_pct = 20\n", NULL);
     hwm_ns rev = 60ll * 1000000000ll / 7200;
     HwmStats sb, sm;
     int revs = 0;
 
-    run_isolated(seek_profile, true, 5, base, n, &sb);
-    run_isolated(text, true, 5, miss, n, &sm);
+    run_isolated(seek_profile, true, 5, base, flag0, n, &sb);
+    run_isolated(text, true, 5, miss, flag, n, &sm);
     g_assert_cmpuint(sb.write_misses, ==, 0);
     for (int i = 0; i < n; i++) {
         hwm_ns extra = miss[i] - base[i];
+        /* the completion names its own miss */
+        g_assert_cmpuint(flag0[i], ==, 0);
+        g_assert_cmpuint(flag[i], ==, extra != 0);
         if (extra != 0) {
             /* one revolution, to the ns the model rounds it to */
             g_assert_cmpint(extra, >=, rev);
@@ -251,8 +257,8 @@ static void test_post_seek_write_miss(void)
     g_assert_cmpint(revs, <=, n / 2 * 28 / 100);
 
     /* reads are never inhibited */
-    run_isolated(text, false, 5, miss, n, &sm);
-    run_isolated(seek_profile, false, 5, base, n, &sb);
+    run_isolated(text, false, 5, miss, flag, n, &sm);
+    run_isolated(seek_profile, false, 5, base, flag0, n, &sb);
     g_assert_cmpuint(sm.write_misses, ==, 0);
     g_assert_cmpmem(miss, n * sizeof(hwm_ns), base, n * sizeof(hwm_ns));
 }
