@@ -124,7 +124,16 @@ def guest_command(cell, runtime):
     fua = frontend_fua(dev)
     return run_guest_prefix(cell["variant"], dev, drive_opts(cell["profile"], fua)) + [
         "--expect", f"fua:{1 if fua else 0},write_cache:write_back",
+        "--timeout", str(guest_timeout_s(dev, runtime)),
         wl["test"], "--", *wl.get("args", []), "--runtime", str(runtime)]
+
+
+def guest_timeout_s(dev, runtime):
+    """A hang guard for one guest cell, in host seconds.  Host time grows
+    with the instructions the guest runs per virtual second (ipns): measured
+    here, a busy 16-vCPU cell at ipns 16 takes about 60 host s per virtual s
+    with two cells sharing two cores; allow about 3x that."""
+    return int(1800 + 12 * dev.get("ipns", 1) * runtime)
 
 
 def run_guest_prefix(variant, dev, drive):
@@ -220,7 +229,7 @@ def summarize(res):
             "per_io": per_io, "cdf_us": cdf}
 
 
-def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
+def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
     """Run one cell; returns its result record."""
     rec = {"id": cell["id"], "variant": cell["variant"],
            "device": device_name(cell["device"]), "profile": cell["profile"],
@@ -229,7 +238,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
     host = {}
     scmd = sim_command(cell, runtime, sim)
     t0 = time.monotonic()
-    sres, serr = _run_json(scmd, timeout)
+    sres, serr = _run_json(scmd, timeout or 600)
     host["sim_s"] = round(time.monotonic() - t0, 3)
     if sres:
         host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
@@ -243,7 +252,8 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=7200):
             img.truncate(IMAGE_BYTES)
         gcmd = guest_command(cell, runtime)
         t0 = time.monotonic()
-        gres, gerr = _run_json(gcmd, timeout, cwd=workdir)
+        gres, gerr = _run_json(gcmd, timeout or guest_timeout_s(cell["device"], runtime) + 60,
+                               cwd=workdir)
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:
             run = gres.get("run", {})
