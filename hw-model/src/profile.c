@@ -94,8 +94,9 @@ static const KeyDef keys[] = {
       "position of the media-cache log across the stroke (0 = outer)" },
     { "post_seek_write_miss_pct", T_RATIO, 10000, F(post_seek_write_miss_ppm),
       FOR_HDD, false, "0", 0, 1000000, NULL,
-      "writes right after a seek or head switch that off-track write "
-      "inhibit aborts; the sector is tried again when it next comes round" },
+      "writes after an average seek that off-track write inhibit aborts "
+      "(scaled by seek time; none after a track-to-track seek or a head "
+      "switch); the sector is written a revolution later" },
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
       1, 4096, NULL, "dies that program or read at once" },
