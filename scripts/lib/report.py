@@ -183,7 +183,8 @@ def write(outdir, exp, cells, meta):
             sc = seed["cells"][wl]
             md.append(f"| seed {base} / {patched} | " + " / ".join(
                 f"{k} {fmt(sc.get(base, {}).get(k))}->{fmt(sc.get(patched, {}).get(k))}"
-                for k in ("iops", "avg", "p50", "p99")) + " | | | | | |")
+                for k in ("iops", "avg", "p50", "p99")
+                if k in sc.get(base, {}) or k in sc.get(patched, {})) + " | | | | | |")
         md.append("")
         for c in (b, p):
             if not c:
