@@ -151,9 +151,11 @@ typedef struct {
     HwmBreakdown t;
     bool cache_hit;       /* READ served from the cache */
     bool durable;         /* WRITE: durable when acknowledged */
-    uint32_t write_misses; /* its media writes (a FLUSH: its write-backs)
-                              that missed their sector after a seek, each
-                              a revolution inside t.rotate_ns */
+    uint32_t write_misses; /* its own media write, or a non-queued FLUSH's
+                              write-backs, that missed the sector after a
+                              seek, each a revolution inside t.rotate_ns
+                              (a command waiting on other write-back sees
+                              only destage_ns; HwmStats counts every miss) */
     /* both: the byte range (COMPLETE: the request's; DURABLE: what became
        durable) */
     uint64_t offset;

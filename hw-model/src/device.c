@@ -549,7 +549,8 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
  * or a write on the track the head follows never misses.  Which writes miss
  * is a fixed function of their count, so runs repeat exactly.
  *
- * Returns the time the retry adds (0 or a revolution).
+ * Returns the time the retry adds (0 or a revolution), which the caller
+ * adds after the access: the seek and the wait happen first.
  */
 static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
 {
@@ -559,6 +560,9 @@ static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
     }
     Phys ph;
     hwm_geometry_map(&d->geo, lba, &ph);
+    if (ph.cyl == arm.cyl) {
+        return 0;   /* the head's own track, or a head switch */
+    }
     uint64_t pos = (uint64_t)hwm_geometry_position_ns(&d->geo, arm, &ph, true);
     uint64_t near = d->prof.seek_track_to_track_ns + d->prof.write_settle_ns;
     uint64_t avg = d->prof.seek_avg_ns + d->prof.write_settle_ns;
@@ -566,9 +570,10 @@ static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
         return 0;
     }
     /* 10^6 x a seek in ns fits in 64 bits; a seek longer than average can
-     * take the share past 100% */
-    uint64_t ppm = MIN(1000000, share_ppm * (pos - near) /
-                                (avg > near ? avg - near : 1));
+     * take the share past 100%; a flat seek curve leaves the share as is */
+    uint64_t ppm = avg > near ? share_ppm * (pos - near) / (avg - near)
+                              : share_ppm;
+    ppm = MIN(ppm, 1000000);
     /* splitmix64's finalizer: consecutive counts give unrelated draws */
     uint64_t x = ++d->positioned_writes + 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -600,8 +605,8 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     if (d->rotating) {
         hwm_ns missed = write_miss_ns(d, un->arm, e->lba);
         MediaTime mt = { .rotate_ns = missed };
-        end = hwm_geometry_access(&d->geo, &un->arm, t + mt.rotate_ns, e->lba,
-                                  e->sectors, true, &mt);
+        end = hwm_geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors,
+                                  true, &mt) + missed;
         if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
             /* the flush is waiting for exactly this: show where it went */
             d->nq_flush->t.seek_ns += mt.seek_ns;
@@ -724,10 +729,11 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
             end = log_append(d, un, t, c, &mt);
             un->op = OP_LOG;
         } else {
-            mt.rotate_ns = write ? write_miss_ns(d, un->arm, c->lba) : 0;
-            c->write_misses += mt.rotate_ns != 0;
-            end = hwm_geometry_access(&d->geo, &un->arm, t + mt.rotate_ns,
-                                      c->lba, c->sectors, write, &mt);
+            hwm_ns missed = write ? write_miss_ns(d, un->arm, c->lba) : 0;
+            mt.rotate_ns = missed;
+            c->write_misses += missed != 0;
+            end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
+                                      write, &mt) + missed;
             un->op = OP_HOST;
         }
     } else {

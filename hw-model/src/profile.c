@@ -200,7 +200,7 @@ bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
     /* frac_num < frac_den <= 10^18 and scale < 2^64: fits in 128 bits */
     unsigned __int128 f = (unsigned __int128)frac_num * scale;
     if (f % frac_den != 0) {
-        *why = "finer than the resolution (1 ns, 1 byte)";
+        *why = "finer than the resolution (1 ns, 1 byte, 0.0001%)";
         return false;
     }
     uint64_t frac = (uint64_t)(f / frac_den);

@@ -256,6 +256,23 @@ static void test_post_seek_write_miss(void)
     g_assert_cmpint(revs, >=, n / 2 * 12 / 100);
     g_assert_cmpint(revs, <=, n / 2 * 28 / 100);
 
+    /* a head switch never misses, even one slower than a track-to-track
+     * seek; a seek past the average always does at a share of 100% */
+    g_autoptr(GString) slow_switch = g_string_new(seek_profile);
+    g_string_replace(slow_switch, "head_switch_ms = 0.75", "head_switch_ms = 3", 1);
+    g_string_append(slow_switch, "post_seek_write_miss_pct = 100\n");
+    g_autoptr(HwmProfile) ps = parse(slow_switch->str);
+    g_autoptr(HwmDevice) ds = device(ps, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t far = hwm_device_capacity_bytes(ds) / 4096 * 9 / 10 * 4096;
+    for (int i = 0; i < 40; i++) {
+        /* cylinder 0: head 0, then head 1 (2000 sectors a track) */
+        submit(ds, (hwm_ns)i * 100 * MS, (uint64_t)i, HWM_OP_WRITE, 0,
+               i % 2 ? 2000 * 512 : 0, 4096);
+        g_assert_cmpuint(next_completion(ds).write_misses, ==, 0);
+    }
+    submit(ds, 5000 * MS, 99, HWM_OP_WRITE, 0, far, 4096);
+    g_assert_cmpuint(next_completion(ds).write_misses, ==, 1);
+
     /* reads are never inhibited */
     run_isolated(text, false, 5, miss, flag, n, &sm);
     run_isolated(seek_profile, false, 5, base, flag0, n, &sb);

@@ -9,6 +9,7 @@ timing is kept apart, in the cell's "host" field.
 import json
 import os
 import shlex
+import signal
 import subprocess
 import time
 
@@ -70,6 +71,7 @@ def load_spec(directory, name_or_path, what, keys):
 
 DEVICE_KEYS = {"frontend": ("nvme", "scsi-hd", "virtio-blk"), "dpofua": ("on", "off"),
                "smp": range(1, 33), "ipns": range(1, 100)}
+DEVICE_TYPES = {"frontend": str, "dpofua": str, "smp": int, "ipns": int}
 
 
 def check_devices(devices, path):
@@ -82,7 +84,7 @@ def check_devices(devices, path):
             if key not in DEVICE_KEYS:
                 raise SystemExit(f"platter: {path}: device key '{key}' is not one of "
                                  f"{', '.join(DEVICE_KEYS)}")
-            if val not in DEVICE_KEYS[key]:
+            if type(val) is not DEVICE_TYPES[key] or val not in DEVICE_KEYS[key]:
                 raise SystemExit(f"platter: {path}: device {key}={val!r} is out of range")
 
 
@@ -180,16 +182,39 @@ def sim_command(cell, runtime, sim):
                 cmd += [opt, args[args.index(opt) + 1]]
     elif kind == "fsync-append" and has_xfs(cell["variant"]):
         cmd += ["--flush-share"]
-    cmd += [a for a in wl.get("sim_args", []) if a not in cmd]
+    cmd += extra_options(cmd, wl.get("sim_args", []))
     if kind == "fsync-append":
         # the guest's blk-flush merges flushes per hardware queue, one per vCPU
         cmd += ["--flush-queues", str(dev.get("smp", 1))]
     return cmd
 
 
+def extra_options(cmd, args):
+    """args (options, each with its value if it takes one) whose option is
+    not already in cmd."""
+    out, i = [], 0
+    while i < len(args):
+        j = i + 1
+        while j < len(args) and not args[j].startswith("--"):
+            j += 1
+        if args[i] not in cmd:
+            out += args[i:j]
+        i = j
+    return out
+
+
 def _run_json(cmd, timeout, cwd=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                       cwd=cwd)
+    """Run cmd; (its JSON stdout, None) or (None, why).  On timeout the
+    whole process group goes (run-guest's builds and QEMU with it)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, cwd=cwd, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ..."
+    p = subprocess.CompletedProcess(cmd, p.returncode, out, err)
     if p.returncode != 0:
         tail = "\n".join(p.stderr.strip().splitlines()[-5:])
         return None, f"exit {p.returncode}: {tail}"
@@ -252,7 +277,9 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             img.truncate(IMAGE_BYTES)
         gcmd = guest_command(cell, runtime)
         t0 = time.monotonic()
-        gres, gerr = _run_json(gcmd, timeout or guest_timeout_s(cell["device"], runtime) + 60,
+        # run-guest's own --timeout covers QEMU; this one also the kernel
+        # and initramfs builds a cold cache needs first
+        gres, gerr = _run_json(gcmd, timeout or guest_timeout_s(cell["device"], runtime) + 7200,
                                cwd=workdir)
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:

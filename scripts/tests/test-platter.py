@@ -102,6 +102,8 @@ def test_bad_input(tmp):
     spec = json.load(open(os.path.join(os.path.dirname(PLATTER), "experiments", "seed-xfs.json")))
     for dev, needle in (({"frontend": "virtio-blk", "smpp": 16}, "device key 'smpp'"),
                         ({"frontend": "virtio-blk", "ipns": 0}, "device ipns=0"),
+                        ({"frontend": "virtio-blk", "smp": True}, "device smp=True"),
+                        ({"frontend": "virtio-blk", "smp": 16.0}, "device smp=16.0"),
                         ({"smp": 2}, "needs a 'frontend'")):
         path = os.path.join(tmp, "bad-device.json")
         with open(path, "w") as f:
