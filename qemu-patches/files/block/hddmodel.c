@@ -1151,6 +1151,7 @@ static HddModelInfo *hdd_info(BDRVHddState *s)
     st->destages = hs.destages;
     st->destage_bytes = hs.destage_bytes;
     st->media_ops = hs.media_ops;
+    st->write_misses = hs.write_misses;
     st->seek_ns = hs.seek_ns;
     st->rotate_ns = hs.rotate_ns;
     st->transfer_ns = hs.transfer_ns;

@@ -627,6 +627,16 @@ static void run_sequence(int64_t *done, int n)
     }
     g_assert_cmpuint(node_stat(r, "d0", "writes"), >, 0);
     g_assert_cmpuint(node_stat(r, "d0", "fua-writes"), ==, 0);
+    {
+        /* the drive has run at least as far as the oracle */
+        HwmStats os;
+
+        hwm_stats(o->dev, &os);
+        g_assert_cmpuint(node_stat(r, "d0", "write-misses"), >=,
+                         os.write_misses);
+        g_assert_cmpuint(node_stat(r, "d0", "write-misses"), <=,
+                         node_stat(r, "d0", "media-ops"));
+    }
     oracle_free(o);
     rig_stop(r);
     unlink(img);
