@@ -203,9 +203,10 @@ def extra_options(cmd, args):
     return out
 
 
-def _run_json(cmd, timeout, cwd=None):
-    """Run cmd; (its JSON stdout, None) or (None, why).  On timeout the
-    whole process group goes (run-guest's builds and QEMU with it)."""
+def run_json(cmd, timeout, cwd=None, last_line=False):
+    """Run cmd; (its JSON stdout, or with last_line the JSON on its last
+    line, None) or (None, why).  On timeout the whole process group goes
+    (run-guest's builds and QEMU with it)."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, cwd=cwd, start_new_session=True)
     try:
@@ -214,13 +215,12 @@ def _run_json(cmd, timeout, cwd=None):
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
         return None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ..."
-    p = subprocess.CompletedProcess(cmd, p.returncode, out, err)
     if p.returncode != 0:
-        tail = "\n".join(p.stderr.strip().splitlines()[-5:])
+        tail = "\n".join(err.strip().splitlines()[-6:])
         return None, f"exit {p.returncode}: {tail}"
     try:
-        return json.loads(p.stdout), None
-    except json.JSONDecodeError as e:
+        return json.loads(out.strip().splitlines()[-1] if last_line else out), None
+    except (json.JSONDecodeError, IndexError) as e:
         return None, f"bad JSON on stdout: {e}"
 
 
@@ -263,7 +263,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
     host = {}
     scmd = sim_command(cell, runtime, sim)
     t0 = time.monotonic()
-    sres, serr = _run_json(scmd, timeout or 600)
+    sres, serr = run_json(scmd, timeout or 600)
     host["sim_s"] = round(time.monotonic() - t0, 3)
     if sres:
         host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
@@ -279,7 +279,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
         t0 = time.monotonic()
         # run-guest's own --timeout covers QEMU; this one also the kernel
         # and initramfs builds a cold cache needs first
-        gres, gerr = _run_json(gcmd, timeout or guest_timeout_s(cell["device"], runtime) + 7200,
+        gres, gerr = run_json(gcmd, timeout or guest_timeout_s(cell["device"], runtime) + 7200,
                                cwd=workdir)
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:

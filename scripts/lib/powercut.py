@@ -16,7 +16,6 @@ record the guest writes.  One cut:
 """
 import json
 import os
-import subprocess
 import time
 
 import experiment
@@ -119,17 +118,6 @@ def rerun_command(c, seed):
     return f"scripts/platter powercut {c['name']} --seeds {seed}"
 
 
-def _run_json(cmd, cwd, timeout):
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
-    if p.returncode != 0:
-        tail = "\n".join(p.stderr.strip().splitlines()[-6:])
-        return None, f"exit {p.returncode}: {tail}"
-    try:
-        return json.loads(p.stdout.strip().splitlines()[-1]), None
-    except (json.JSONDecodeError, IndexError) as e:
-        return None, f"bad JSON on stdout: {e}"
-
-
 def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
     """Run one cut; returns its record (host timings under "host")."""
     wl, cut_ns = plan(c, seed)
@@ -140,7 +128,7 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
     with open(os.path.join(workdir, "disk.img"), "wb") as img:
         img.truncate(c.get("image_gib", 200) << 30)
     t0 = time.monotonic()
-    wres, err = _run_json(write_command(c, seed), workdir, timeout)
+    wres, err = experiment.run_json(write_command(c, seed), timeout, workdir, last_line=True)
     host["write_s"] = round(time.monotonic() - t0, 1)
     rec["host"] = host
     if err:
@@ -158,7 +146,7 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
         vcmd = host_verify_command(verifier, wl, seed, wres["acked"])
     else:
         vcmd = guest_verify_command(c, wl, seed, wres["acked"])
-    vres, err = _run_json(vcmd, workdir, timeout)
+    vres, err = experiment.run_json(vcmd, timeout, workdir, last_line=True)
     host["verify_s"] = round(time.monotonic() - t0, 1)
     rec["verified_in"] = how
     if err:
