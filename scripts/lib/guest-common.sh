@@ -12,8 +12,10 @@ say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
 # need_pkgs "cmd:package" ... : make sure each command (or, when it starts
-# with '/', each file) exists; install the bookworm packages that provide the
-# missing ones when we are root, otherwise fail naming them.
+# with '/', each file) exists; otherwise stop naming the exact apt-get line.
+# Nothing is installed here: a build step running apt-get behind the user's
+# back races the dpkg lock when cells run in parallel.  scripts/setup-host
+# --guest installs everything these checks look for.
 need_pkgs() {
     missing=
     for spec in "$@"; do
@@ -25,14 +27,7 @@ need_pkgs() {
         case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
     done
     [ -z "$missing" ] && return 0
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        say "installing missing bookworm packages:$missing"
-        # shellcheck disable=SC2086
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >&2 ||
-            die "could not install:$missing (install them with apt-get)"
-    else
-        die "missing packages:$missing (apt-get install$missing)"
-    fi
+    die "missing packages:$missing; run scripts/setup-host --guest, or: apt-get install$missing"
 }
 
 # Content hash of files and strings (order matters), short hex.
