@@ -132,10 +132,11 @@ def guest_command(cell, runtime):
 
 def guest_timeout_s(dev, runtime):
     """A hang guard for one guest cell, in host seconds.  Host time grows
-    with the instructions the guest runs per virtual second (ipns): measured
-    here, a busy 16-vCPU cell at ipns 16 takes about 60 host s per virtual s
-    with two cells sharing two cores; allow about 3x that."""
-    return int(1800 + 12 * dev.get("ipns", 1) * runtime)
+    with the instructions the guest runs per virtual second: ipns per busy
+    vCPU, each vCPU a CPU of its own in virtual time.  Measured here, 16
+    busy vCPUs at ipns 1 took about 60 host s per virtual s with two cells
+    sharing two cores; allow about 3x that."""
+    return int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime)
 
 
 def run_guest_prefix(variant, dev, drive):
