@@ -31,7 +31,9 @@ cli_parse() {
     fi
 }
 
-# cli_check OPTION VALUE ERE WHAT: VALUE must match ^ERE$.
+# cli_check OPTION VALUE ERE WHAT: VALUE must match ^(ERE)$ (bash only;
+# the rest of this file is POSIX sh).
 cli_check() {
-    [[ $2 =~ ^($3)$ ]] || cli_fail "$1 '$2': expected $4"
+    local re="^($3)\$"
+    [[ $2 =~ $re ]] || cli_fail "$1 '$2': expected $4"
 }
