@@ -228,7 +228,12 @@ def check_experiment(spec, where):
         check_keys(wl, w, ("name", "test"), ("args", "sim_workload", "sim_args"))
         check_name(wl["name"], f"{w}.name")
         choices(f"{w}.test", wl["test"], tests)
-        check_list(wl.get("args", []), f"{w}.args", check_arg, nonempty=False, unique=False)
+        args = check_list(wl.get("args", []), f"{w}.args", check_arg, nonempty=False,
+                          unique=False)
+        # the options the sim prediction takes from the guest's arguments
+        for opt in ("--pattern", "--span", "--bs"):
+            if opt in args and (args[-1] == opt or args[args.index(opt) + 1][:2] == "--"):
+                bad(f"{w}.args", f"{opt} needs a value")
         choices(f"{w}.sim_workload", wl.get("sim_workload", "dsync"), SIM_WORKLOADS)
         check_sim_args(wl.get("sim_args", []), f"{w}.sim_args")
     check_list(spec["workloads"], f"{where}: workloads", workload)

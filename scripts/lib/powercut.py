@@ -144,13 +144,17 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
     rec = {"seed": seed, "workload": wl["name"], "cut_ns": cut_ns,
            "rerun": rerun_command(c, seed)}
     host = {}
-    os.makedirs(workdir, exist_ok=True)
-    with open(os.path.join(workdir, "disk.img"), "wb") as img:
-        img.truncate(c.get("image_gib", 200) << 30)
+    rec["host"] = host
+    try:
+        os.makedirs(workdir, exist_ok=True)
+        with open(os.path.join(workdir, "disk.img"), "wb") as img:
+            img.truncate(c.get("image_gib", 200) << 30)
+    except OSError as e:
+        rec.update(verdict="error", error=f"cannot make the image in {workdir}: {e.strerror}")
+        return rec
     t0 = time.monotonic()
     wres, err = experiment.run_json(write_command(c, seed), timeout, workdir, last_line=True)
     host["write_s"] = round(time.monotonic() - t0, 1)
-    rec["host"] = host
     if err:
         rec.update(verdict="error", error=f"write run: {err}")
         return rec
