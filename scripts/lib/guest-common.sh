@@ -46,3 +46,16 @@ with_lock() {
     need_pkgs flock:util-linux
     flock "$lock" "$@"
 }
+
+# Kernel variants: guest-tests/kernel/variants, the one place that names
+# them ("NAME: PATCH..." per line).  variant_patches NAME prints NAME's
+# patches and fails for an unknown name; variant_names lists the names.
+variants_file=$platter_root/guest-tests/kernel/variants
+variant_table() {
+    sed -e 's/#.*//' "$variants_file" |
+        awk -F: 'NF > 1 { n = $1; gsub(/[ \t]/, "", n); if (n != "") print n ":" $2 }'
+}
+variant_names() { variant_table | cut -d: -f1; }
+variant_patches() {
+    variant_table | awk -F: -v v="$1" '$1 == v { print $2; found = 1 } END { exit !found }'
+}

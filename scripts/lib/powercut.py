@@ -18,6 +18,7 @@ import json
 import os
 import time
 
+import cli
 import experiment
 
 ROOT = experiment.ROOT
@@ -38,31 +39,50 @@ def splitmix64(x):
 
 
 def load(name_or_path):
-    c, path = experiment.load_spec(
-        CAMPAIGNS, name_or_path, "campaign",
-        ("name", "variant", "device", "profile", "workloads", "window_s"))
-    def bad(why):
-        raise SystemExit(f"platter: {path}: {why}")
+    c, path = experiment.load_spec(CAMPAIGNS, name_or_path, "campaign")
+    return check_campaign(c, path)
+
+
+def check_campaign(c, where):
+    """Every field of a campaign, type and bounds, before anything runs."""
+    E = experiment
+    E.check_keys(c, where, ("name", "variant", "device", "profile", "workloads", "window_s"),
+                 ("description", "cuts", "expect", "image_gib"))
+    E.check_name(c["name"], f"{where}: name")
+    E.check_str(c.get("description", ""), f"{where}: description")
+    E.check_variant(c["variant"], f"{where}: variant", E.variants())
+    E.check_devices([c["device"]], where)
+    E.check_profile(c["profile"], f"{where}: profile")
     w = c["window_s"]
     if not (isinstance(w, list) and len(w) == 2 and
-            all(isinstance(x, (int, float)) for x in w) and 0 <= w[0] < w[1]):
-        bad("window_s must be [lo, hi] in virtual seconds with 0 <= lo < hi")
-    if c.get("expect", "no-loss") not in ("no-loss", "loss"):
-        bad("expect is 'no-loss' or 'loss'")
-    experiment.check_devices([c["device"]], path)
-    if not isinstance(c["workloads"], list) or not c["workloads"]:
-        bad("workloads must be a non-empty list")
-    for wl in c["workloads"]:
-        for key in ("name", "write", "verify"):
-            if key not in wl:
-                bad(f"a workload lacks '{key}'")
-        args = wl.get("args", [])
+            all(type(x) in (int, float) and 0 <= x <= cli.RUNTIME_MAX_S for x in w)
+            and w[0] < w[1]):
+        E.bad(f"{where}: window_s", f"{w!r:.60} is not [lo, hi] in virtual seconds with "
+                                     f"0 <= lo < hi <= {cli.RUNTIME_MAX_S}")
+    for key, lo, hi in (("cuts", 1, 1 << 20), ("image_gib", 1, 1 << 14)):
+        v = c.get(key, lo)
+        if type(v) is not int or not lo <= v <= hi:
+            E.bad(f"{where}: {key}", f"{v!r:.60} is not an integer in [{lo}, {hi}]")
+    E.choices(f"{where}: expect", c.get("expect", "no-loss"), ("no-loss", "loss"))
+    tests = E.guest_tests()
+
+    def workload(wl, w):
+        E.check_keys(wl, w, ("name", "write", "verify"), ("args", "filesystem"))
+        E.check_name(wl["name"], f"{w}.name")
+        E.choices(f"{w}.write", wl["write"], tests)
+        E.choices(f"{w}.verify", wl["verify"], tests)
+        if type(wl.get("filesystem", False)) is not bool:
+            E.bad(f"{w}.filesystem", f"{wl['filesystem']!r:.60} is not true or false")
+        args = E.check_list(wl.get("args", []), f"{w}.args", E.check_arg,
+                            nonempty=False, unique=False)
         # raw workloads hand their args to the verifier too: only what
         # both understand (the write pattern)
         opts = args[0::2] if not wl.get("filesystem") else []
-        if len(args) % 2 or any(o not in RAW_PATTERN_OPTIONS for o in opts):
-            bad(f"workload '{wl['name']}': args of a raw workload are pairs of "
-                f"{', '.join(RAW_PATTERN_OPTIONS)}")
+        if len(args) % 2 and not wl.get("filesystem") or \
+                any(o not in RAW_PATTERN_OPTIONS for o in opts):
+            E.bad(f"{w}.args", f"args of a raw workload are pairs of "
+                               f"{', '.join(RAW_PATTERN_OPTIONS)} and a value")
+    E.check_list(c["workloads"], f"{where}: workloads", workload)
     return c
 
 
@@ -124,13 +144,17 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
     rec = {"seed": seed, "workload": wl["name"], "cut_ns": cut_ns,
            "rerun": rerun_command(c, seed)}
     host = {}
-    os.makedirs(workdir, exist_ok=True)
-    with open(os.path.join(workdir, "disk.img"), "wb") as img:
-        img.truncate(c.get("image_gib", 200) << 30)
+    rec["host"] = host
+    try:
+        os.makedirs(workdir, exist_ok=True)
+        with open(os.path.join(workdir, "disk.img"), "wb") as img:
+            img.truncate(c.get("image_gib", 200) << 30)
+    except OSError as e:
+        rec.update(verdict="error", error=f"cannot make the image in {workdir}: {e.strerror}")
+        return rec
     t0 = time.monotonic()
     wres, err = experiment.run_json(write_command(c, seed), timeout, workdir, last_line=True)
     host["write_s"] = round(time.monotonic() - t0, 1)
-    rec["host"] = host
     if err:
         rec.update(verdict="error", error=f"write run: {err}")
         return rec

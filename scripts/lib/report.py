@@ -149,7 +149,8 @@ def cdf_points(summary):
 def write(outdir, exp, cells, meta):
     os.makedirs(outdir, exist_ok=True)
     cells = sorted(cells, key=lambda c: c["id"])
-    doc = {"version": REPORT_VERSION, "experiment": exp["name"],
+    # the spec travels with the cells: report and merge work on any output
+    doc = {"version": REPORT_VERSION, "experiment": exp["name"], "spec": exp,
            "description": exp.get("description", ""), "meta": meta,
            "cells": [{k: v for k, v in c.items() if k != "host"} for c in cells],
            "host": {c["id"]: c.get("host", {}) for c in cells}}

@@ -113,9 +113,84 @@ def test_bad_input(tmp):
         assert p.returncode != 0 and needle in p.stderr, (dev, p.stderr)
 
 
+def test_report_and_merge_carry_the_spec(tmp):
+    # an experiment file outside scripts/experiments: report and merge
+    # read its spec from report.json, not by name
+    import experiment
+    spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
+    spec.update(name="elsewhere", devices=[{"frontend": "nvme"}])
+    path = os.path.join(tmp, "elsewhere.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    parts = []
+    for k in (1, 2):
+        out = os.path.join(tmp, f"p{k}")
+        subprocess.run([PLATTER, "compare", path, "--sim-only", "--sim", SIM, "--runtime", "0.1",
+                        "--shard", f"{k}/2", "--out", out], capture_output=True, check=True)
+        parts.append(out)
+    os.remove(path)
+    doc = json.load(open(os.path.join(parts[0], "report.json")))
+    assert doc["spec"] == spec, doc["spec"]
+    for args in (["report", parts[0]], ["merge", "--out", os.path.join(tmp, "m"), *parts]):
+        p = subprocess.run([PLATTER, *args], capture_output=True, text=True)
+        assert p.returncode == 0 and p.stderr == "", (args, p.stderr)
+    merged = json.load(open(os.path.join(tmp, "m", "report.json")))
+    assert sorted(c["id"] for c in merged["cells"]) == sorted(
+        c["id"] for c in experiment.cells(spec)) and merged["spec"] == spec
+
+
+def test_merge_of_a_cells_subset(tmp):
+    # parts of a --cells run merge when every selected cell is there
+    parts = []
+    for k in (1, 2):
+        out = os.path.join(tmp, f"p{k}")
+        compare(out, "--cells", "seq.*", "--shard", f"{k}/2")
+        parts.append(out)
+    p = subprocess.run([PLATTER, "merge", "--out", os.path.join(tmp, "m"), *parts],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    p = subprocess.run([PLATTER, "merge", "--out", os.path.join(tmp, "m2"), parts[0]],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and "cells in no part: seq." in p.stderr, p.stderr
+
+
+def test_compare_leaves_nothing_behind(tmp):
+    # a guest cell makes a sparse 200 GiB image and run-guest a work
+    # directory: both go, also when the guest fails (here at once: no QEMU)
+    scratch = os.path.join(tmp, "scratch")
+    os.mkdir(scratch)
+    env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU="/nonexistent/qemu",
+               PLATTER_CACHE="/proc/platter-no-cache")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                        "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "o")],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 1 and "2 cell(s) failed" in p.stderr, p.stderr
+    doc = json.load(open(os.path.join(tmp, "o", "report.json")))
+    assert all("not executable" in c["guest"]["error"] for c in doc["cells"]), doc["cells"]
+    assert os.listdir(scratch) == [], os.listdir(scratch)
+
+
+def test_progress_line_without_figures(tmp):
+    # a guest result without an average latency must not end the run
+    # after every cell ran (it raised TypeError in the progress line)
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("platter_cli", PLATTER)
+    spec = importlib.util.spec_from_loader("platter_cli", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    line = mod.cell_line({"id": "c", "guest": {"summary": {"iops": None, "lat_us": {}}},
+                          "sim": {"summary": {"iops": 5.0, "lat_us": {"avg": 2.0}}}})
+    assert line == "c: guest - IOPS avg - us; sim 5.0 IOPS avg 2.0 us", line
+
+
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
          ("recorded commands name no checkout path", test_commands_do_not_name_the_checkout),
-         ("bad input", test_bad_input)],
+         ("bad input", test_bad_input),
+         ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
+         ("merge of a --cells subset", test_merge_of_a_cells_subset),
+         ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
+         ("progress line without figures", test_progress_line_without_figures)],
         with_tmpdir=True)

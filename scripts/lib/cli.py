@@ -1,0 +1,89 @@
+"""Command-line checks shared by scripts/platter and scripts/calibrate.
+
+Every value is checked when the command line is parsed, before anything is
+built or run; a bad one ends the command with one line on stderr naming the
+value and what is allowed (status 2), never a traceback.
+"""
+import argparse
+import math
+import os
+import re
+import sys
+
+# platter-sim's --runtime range: above 0, at most 100000 s, ns resolution
+RUNTIME_MAX_S = 100000
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]{1,9})?|\.[0-9]{1,9}")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line: 'PROG: error: WHAT'."""
+
+    def error(self, message):
+        print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def runtime(text):
+    """Virtual seconds: a decimal above 0 and at most RUNTIME_MAX_S with at
+    most 9 decimals (platter-sim's own rule); an int when whole."""
+    if not _DECIMAL.fullmatch(text) or not 0 < float(text) <= RUNTIME_MAX_S:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a duration (seconds, above 0 and at most "
+            f"{RUNTIME_MAX_S}, e.g. 60 or 0.5)")
+    return as_runtime(float(text))
+
+
+def as_runtime(v):
+    return int(v) if v == int(v) else v
+
+
+def valid_runtime(v):
+    """A runtime read from a spec (a JSON number)."""
+    return (type(v) in (int, float) and math.isfinite(v) and 0 < v <= RUNTIME_MAX_S
+            and _DECIMAL.fullmatch(repr(float(v))) is not None)
+
+
+def int_range(lo, hi, what=""):
+    def parse(text):
+        try:
+            v = int(text, 10)
+        except ValueError:
+            v = None
+        if v is None or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(
+                f"'{text}' is not {what + ' ' if what else ''}an integer in [{lo}, {hi}]")
+        return v
+    return parse
+
+
+def shard(text):
+    """K/N with 1 <= K <= N: (K, N)."""
+    m = re.fullmatch(r"([0-9]+)/([0-9]+)", text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not K/N with integers 1 <= K <= N (e.g. 2/3)")
+    return int(m.group(1)), int(m.group(2))
+
+
+def executable(text):
+    if not os.path.isfile(text) or not os.access(text, os.X_OK):
+        raise argparse.ArgumentTypeError(f"'{text}' is not an executable file")
+    return text
+
+
+def existing_dir(text):
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a directory")
+    return text
+
+
+def output_dir(path, prog="platter"):
+    """Make sure path is (or can become) a writable directory now, before
+    any cell runs, so results are not lost at the end."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        sys.exit(f"{prog}: error: output directory '{path}': {e.strerror}")
+    if not os.access(path, os.W_OK | os.X_OK):
+        sys.exit(f"{prog}: error: output directory '{path}' is not writable")
+    return path

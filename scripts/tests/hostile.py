@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""The hostile-input table for the scripts (hostile.tsv); prints TAP.
+usage: hostile.py PLATTER_SIM [TABLE]
+
+Each row: expected exit status, a fragment the last line of stderr must
+hold, what stdout must hold ('-': nothing), and the command, run from the
+repository root (shell words, no shell).  A failing row (status not 0) must
+print exactly one line on stderr, unless its fragment starts with '...'
+(then it is the last of several: a child's own stderr passed through).  No
+row may print a Python traceback.
+
+Tokens in the command:
+  @SIM@                 the platter-sim under test
+  @TMP@                 a fresh empty directory for the row
+  @EXP:{JSON}@          scripts/experiments/seed-fops.json with these
+                        top-level keys replaced (null: removed), as a file
+  @CAMPAIGN:{JSON}@     the same from scripts/campaigns/fops-nvme.json
+  @JSON:TEXT@           a file holding TEXT
+  @REPORT:{JSON}@       a directory holding a sim-only seed-fops report
+                        (0.1 s cells) with these top-level keys replaced
+  @REPORTRAW:TEXT@      a directory whose report.json holds TEXT
+  @PART:K/N[:RUNTIME]@  a sim-only seed-fops report of shard K/N
+
+Nothing here may build or boot anything: the environment points
+PLATTER_CACHE where nothing can be created and PLATTER_QEMU at no binary,
+so a row that got past its check fails fast instead of building.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SIM = os.path.abspath(sys.argv[1])
+TABLE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(
+    os.path.abspath(__file__)), "hostile.tsv")
+ENV = dict(os.environ, PLATTER_CACHE="/proc/platter-hostile-no-cache",
+           PLATTER_QEMU="/nonexistent/qemu-system-x86_64", LC_ALL="C")
+TOKEN = re.compile(r"@([A-Z]+)(?::(.*?))?@(?=\s|$|/)")
+
+
+class Fixtures:
+    def __init__(self, tmp):
+        self.tmp, self.n, self.parts = tmp, 0, {}
+
+    def fresh(self):
+        self.n += 1
+        d = os.path.join(self.tmp, f"f{self.n}")
+        os.makedirs(d)
+        return d
+
+    def text_file(self, text, name="spec.json"):
+        path = os.path.join(self.fresh(), name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def patched(self, base, changes):
+        with open(os.path.join(ROOT, base)) as f:
+            doc = json.load(f)
+        for k, v in json.loads(changes).items():
+            if v is None:
+                doc.pop(k, None)
+            else:
+                doc[k] = v
+        return doc
+
+    def part(self, arg):
+        if arg not in self.parts:
+            shard, _, runtime = arg.partition(":")
+            out = os.path.join(self.fresh(), "part")
+            cmd = [os.path.join(ROOT, "scripts", "platter"), "compare", "seed-fops",
+                   "--sim-only", "--sim", SIM, "--runtime", runtime or "0.1", "--out", out]
+            if shard != "all":
+                cmd += ["--shard", shard]
+            subprocess.run(cmd, check=True, capture_output=True, env=ENV)
+            self.parts[arg] = out
+        return self.parts[arg]
+
+    def report(self, text):
+        d = self.fresh()
+        with open(os.path.join(d, "report.json"), "w") as f:
+            f.write(text)
+        return d
+
+    def expand(self, word):
+        def one(m):
+            kind, arg = m.group(1), m.group(2)
+            if kind == "SIM":
+                return SIM
+            if kind == "TMP":
+                return self.fresh()
+            if kind == "EXP":
+                return self.text_file(json.dumps(self.patched(
+                    "scripts/experiments/seed-fops.json", arg)))
+            if kind == "CAMPAIGN":
+                return self.text_file(json.dumps(self.patched(
+                    "scripts/campaigns/fops-nvme.json", arg)))
+            if kind == "JSON":
+                return self.text_file(arg)
+            if kind == "REPORT":
+                base = os.path.join(self.part("all"), "report.json")
+                doc = self.patched(base, arg)
+                return self.report(json.dumps(doc))
+            if kind == "REPORTRAW":
+                return self.report(arg)
+            if kind == "PART":
+                return self.part(arg)
+            raise ValueError(f"unknown token @{kind}@")
+        return TOKEN.sub(one, word)
+
+
+def rows():
+    with open(TABLE) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != 4:
+                raise SystemExit(f"{TABLE}:{n}: want 4 tab-separated columns, got {len(cols)}")
+            yield n, int(cols[0]), cols[1], cols[2], cols[3]
+
+
+def check(fix, status, err_frag, out_frag, command):
+    argv = [fix.expand(w) for w in shlex.split(command)]
+    p = subprocess.run(argv, cwd=ROOT, env=ENV, capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, timeout=60)
+    what = f"exit {p.returncode}, stdout {p.stdout[-300:]!r}, stderr {p.stderr[-600:]!r}"
+    assert "Traceback" not in p.stderr, what
+    assert p.returncode == status, f"want exit {status}; {what}"
+    lines = p.stderr.strip("\n").split("\n") if p.stderr.strip() else []
+    several = err_frag.startswith("...")
+    frag = err_frag[3:] if several else err_frag
+    if status != 0:
+        assert lines, f"no error line; {what}"
+        assert several or len(lines) == 1, f"want one stderr line; {what}"
+        assert frag in lines[-1], f"want {frag!r} in the last stderr line; {what}"
+    elif frag:
+        assert frag in p.stderr, f"want {frag!r} on stderr; {what}"
+    if out_frag == "-":
+        assert p.stdout == "", f"want nothing on stdout; {what}"
+    else:
+        assert out_frag in p.stdout, f"want {out_frag!r} on stdout; {what}"
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="platter-hostile-")
+    try:
+        fix = Fixtures(tmp)
+        checks = [(f"{TABLE.rsplit('/', 1)[-1]}:{n}: {cmd}",
+                   lambda s=s, e=e, o=o, cmd=cmd: check(fix, s, e, o, cmd))
+                  for n, s, e, o, cmd in rows()]
+        tap.run(checks)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()
