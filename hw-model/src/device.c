@@ -549,10 +549,10 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
  * or a write on the track the head follows never misses.  Which writes miss
  * is a fixed function of their count, so runs repeat exactly.
  *
- * Returns the time the retry adds (0 or a revolution), which the caller
- * adds after the access: the seek and the wait happen first.
+ * Returns ACC_MISS when this write misses (the access then starts a
+ * revolution later: the seek and the first wait happen as usual), else 0.
  */
-static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
+static unsigned write_miss(HwmDevice *d, ArmPos arm, uint64_t lba)
 {
     uint64_t share_ppm = d->prof.post_seek_write_miss_ppm;
     if (!d->rotating || share_ppm == 0) {
@@ -583,7 +583,7 @@ static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
         return 0;
     }
     d->st.write_misses++;
-    return d->rev_ns;
+    return ACC_MISS;
 }
 
 static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
@@ -603,10 +603,10 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     e = hwm_cache_start_destage(&d->cache, e, n);
     hwm_ns end;
     if (d->rotating) {
-        hwm_ns missed = write_miss_ns(d, un->arm, e->lba);
-        MediaTime mt = { .rotate_ns = missed };
+        unsigned missed = write_miss(d, un->arm, e->lba);
+        MediaTime mt = { 0 };
         end = hwm_geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors,
-                                  true, &mt) + missed;
+                                  ACC_WRITE | missed, &mt);
         if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
             /* the flush is waiting for exactly this: show where it went */
             d->nq_flush->t.seek_ns += mt.seek_ns;
@@ -729,11 +729,11 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
             end = log_append(d, un, t, c, &mt);
             un->op = OP_LOG;
         } else {
-            hwm_ns missed = write ? write_miss_ns(d, un->arm, c->lba) : 0;
-            mt.rotate_ns = missed;
-            c->write_misses += missed != 0;
+            unsigned how = write ? ACC_WRITE | write_miss(d, un->arm, c->lba)
+                                 : 0;
+            c->write_misses += (how & ACC_MISS) != 0;
             end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
-                                      write, &mt) + missed;
+                                      how, &mt);
             un->op = OP_HOST;
         }
     } else {
