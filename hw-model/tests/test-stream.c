@@ -291,6 +291,11 @@ int main(int argc, char **argv)
 {
     static const Stream kinds[] = {
         { .op = HWM_OP_READ, .depth = 32, .bs = 4096, .total = 32 << 20 },
+        /* one at a time, the host's command overhead must hide behind the
+         * read-ahead: blocks large enough that the link outruns the media
+         * (a 4 KiB stream is bound by the command rate, as on real drives) */
+        { .op = HWM_OP_READ, .depth = 1, .bs = 64 << 10, .total = 32 << 20 },
+        { .op = HWM_OP_READ, .depth = 1, .bs = 1 << 20, .total = 64 << 20 },
         { .op = HWM_OP_WRITE, .depth = 32, .bs = 4096, .total = 32 << 20 },
         { .op = HWM_OP_WRITE, .write_cache = true, .depth = 1,
           .bs = 1 << 20, .total = 32 << 20, .flush = true },
@@ -298,7 +303,7 @@ int main(int argc, char **argv)
           .bs = 1 << 20, .total = 32 << 20, .flush = false },
     };
     static const char *const label[] = {
-        "read-qd32", "write-through-qd32", "write-back-flush",
+        "read-qd32", "read-qd1-64k", "read-qd1-1m", "write-through-qd32", "write-back-flush",
         "write-back-idle" };
     g_autoptr(GPtrArray) names = NULL;
 

@@ -171,12 +171,18 @@ def trace_round_trip():
 
 def explain_timeline():
     p = sim("--profile", "st20000nm007d", "--policy", "fua+flush", "--runtime", "0.1", "--explain", "4")
+    header = next(l for l in p.stdout.splitlines() if l.startswith("#")).split()
     lines = [l for l in p.stdout.splitlines() if l[:1].isdigit()]
     assert len(lines) == 4, p.stdout
-    flush = lines[3].split()
-    assert flush[1] == "FLUSH"
+    flush = dict(zip(header, lines[3].split()))
+    assert flush["op"] == "FLUSH"
     # the flush after a sequential FUA write waits most of a revolution
-    assert float(flush[7]) > 7000, flush
+    assert float(flush["rotate_us"]) > 7000, flush
+    # every part of the latency has a column: they add up to done - submit
+    parts = sum(float(flush[k]) for k in ("queue_us", "ovhd_us", "seek_us",
+                                          "rotate_us", "xfer_us", "wb_wait_us"))
+    total = float(flush["done_us"]) - float(flush["submit_us"])
+    assert abs(parts - total) < 0.01, (parts, total, flush)
 
 
 tap.run([("json contract", json_contract), ("deterministic", deterministic),
