@@ -3,7 +3,7 @@
 #include "sim-internal.h"
 
 static const char *const policy_names[] = {
-    "fua+flush", "fua", "write+flush", "fua-emulated" };
+    "fua+flush", "fua", "write+flush", "fua-emulated", "write" };
 
 const char *policy_name(DsyncPolicy p)
 {
@@ -32,6 +32,7 @@ static const struct {
     [POL_WRITE_FLUSH] = { 2, { HWM_OP_WRITE, HWM_OP_FLUSH }, { 0, 0 } },
     [POL_FUA_EMULATED] = { 3, { HWM_OP_WRITE, HWM_OP_FLUSH, HWM_OP_FLUSH },
                            { 0, 0, 0 } },
+    [POL_WRITE] = { 1, { HWM_OP_WRITE }, { 0 } },
 };
 
 

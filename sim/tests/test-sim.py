@@ -48,6 +48,15 @@ def policies_commands():
         assert n > 0
         assert dev["fua_writes"] == fua * n, f"{pol}: fua_writes {dev['fua_writes']} for {n} writes"
         assert abs(dev["flushes"] - fl * n) <= fl, f"{pol}: flushes {dev['flushes']} for {n} writes"
+    # a write-through device: the block layer strips FLUSH and FUA, so every
+    # policy sends the same plain writes
+    for pol in want:
+        p = sim("--profile", "generic-7200", "--write-cache", "off", "--policy", pol,
+                "--runtime", "0.2", "--json")
+        d = json.loads(p.stdout)
+        dev = d["device"]
+        assert d["policy"] == "write" and "strips FLUSH and FUA" in p.stderr, (pol, p.stderr)
+        assert dev["writes"] > 0 and dev["fua_writes"] == 0 and dev["flushes"] == 0, (pol, dev)
 
 
 def flush_sharing():
@@ -126,6 +135,8 @@ def bad_input():
         (("--profile", "/nonexistent/x.profile",), "cannot read /nonexistent/x.profile"),
         (("--profile", "generic-7200", "--fua", "off", "--policy", "fua"), "no native FUA"),
         (("--profile", "generic-7200", "--workload", "replay"), "needs --trace"),
+        (("--profile", "generic-7200", "--workload", "fsync-append", "--write-cache", "off"),
+         "does not model yet"),
     ]
     for args, needle in cases:
         p = sim(*args, "--json", ok=False)
