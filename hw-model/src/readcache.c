@@ -43,6 +43,7 @@ void hwm_rc_clear(ReadCache *rc)
     }
     rc->active = false;
     rc->stopping = false;
+    rc->clock = 0;
 }
 
 /* When the read-ahead has read up to sector `x`, walking from its base;
@@ -264,6 +265,9 @@ void hwm_rc_finish(ReadCache *rc, hwm_ns t, ArmPos *arm)
 
 void hwm_rc_invalidate(ReadCache *rc, uint64_t lba, uint64_t n)
 {
+    if (rc->clock == 0) {
+        return;                     /* nothing was ever read into them */
+    }
     for (uint32_t i = 0; i < rc->nseg; i++) {
         ReadSeg *s = &rc->seg[i];
         bool filling = rc->active && i == rc->cur;

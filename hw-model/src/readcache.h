@@ -26,7 +26,8 @@ typedef struct {
     uint32_t nseg;
     uint64_t seg_sectors;
     HwmReadAhead mode;
-    uint64_t clock;           /* LRU stamps */
+    uint64_t clock;           /* LRU stamps; 0: no segment ever filled
+                                 since power-on (writes skip the scan) */
 
     /* the read-ahead in progress: it reads sector base_lba from base_t
      * (an exact boundary instant) with the arm at base_arm */
