@@ -129,6 +129,7 @@ struct HwmDevice {
 
 static bool is_write_in_place(const HwmDevice *d, const Cmd *c);
 static void kick(HwmDevice *d, hwm_ns t);
+static void yield_read_ahead(HwmDevice *d, hwm_ns t);
 
 /* ---- timer heap --------------------------------------------------------- */
 
@@ -513,8 +514,10 @@ static hwm_ns flush_commit(HwmDevice *d, hwm_ns t)
 
 static void check_flushes(HwmDevice *d, hwm_ns t)
 {
+    /* the flush's commit needs the arm: after a read-ahead that holds it */
     if (d->nq_flush && d->nq_flush->state == CS_FLUSH &&
-        d->cache.extents == 0) {
+        d->cache.extents == 0 && !(d->rotating &&
+                                   d->units[0].op == OP_READAHEAD)) {
         Cmd *c = d->nq_flush;
         hwm_ns committed = flush_commit(d, t);
         /* write-back ran alongside the controller's overhead */
@@ -841,32 +844,30 @@ static bool media_wanted(const HwmDevice *d)
            room_waiter_needs_space(d);
 }
 
-/* The unit is reading ahead: a command that wants the media stops it (if
- * the profile says so).  Returns true while the read-ahead holds the unit. */
-static bool read_ahead_holds(HwmDevice *d, uint32_t u, hwm_ns t)
+/* The actuator is reading ahead: a command that wants the media stops it,
+ * if the profile says so (reads riding on it are served first).  Runs
+ * before anything else is given the actuator. */
+static void yield_read_ahead(HwmDevice *d, hwm_ns t)
 {
-    Unit *un = &d->units[u];
-    if (!d->prof.read_ahead_abandon || !media_wanted(d)) {
-        return true;
+    Unit *un = &d->units[0];
+    if (!d->rotating || un->op != OP_READAHEAD ||
+        !d->prof.read_ahead_abandon || !media_wanted(d)) {
+        return;
     }
     hwm_ns free_at = hwm_rc_stop(&d->rc, t);
     if (free_at > t) {
         if (free_at != un->busy_until) {
-            arm_unit(d, u, free_at);    /* reads riding on it come first */
+            arm_unit(d, 0, free_at);
         }
-        return true;
+        return;
     }
     hwm_rc_finish(&d->rc, t, &un->arm);
     un->op = OP_IDLE;
     un->gen++;                          /* its timer is stale now */
-    return false;
 }
 
 static void start_unit(HwmDevice *d, uint32_t u, hwm_ns t)
 {
-    if (d->units[u].op == OP_READAHEAD && read_ahead_holds(d, u, t)) {
-        return;
-    }
     if (d->units[u].op != OP_IDLE) {
         return;
     }
@@ -949,6 +950,7 @@ static void kick(HwmDevice *d, hwm_ns t)
     serve_room_waiters(d, t);
     /* writes it completed may let a non-queued flush start */
     admit(d, t);
+    yield_read_ahead(d, t);
     check_flushes(d, t);
     for (uint32_t u = 0; u < d->nunits; u++) {
         start_unit(d, u, t);

@@ -308,8 +308,10 @@ static void test_seek_endpoints(void)
 /* ---- durability ------------------------------------------------------------ */
 
 /* A shipped profile with one key's value replaced. */
-static HwmProfile *load_with(const char *name, const char *key,
-                             const char *value)
+/* A shipped profile with `key` set to `value`, plus `extra` lines (keys
+ * it does not give; may be NULL). */
+static HwmProfile *load_with_more(const char *name, const char *key,
+                                  const char *value, const char *extra)
 {
     g_autofree char *path = g_strdup_printf("%s/%s.profile", PROFILE_DIR, name);
     g_autofree char *text = NULL;
@@ -320,7 +322,14 @@ static HwmProfile *load_with(const char *name, const char *key,
     g_autofree char *out = g_regex_replace_literal(re, text, -1, 0, repl, 0,
                                                    NULL);
     g_assert_cmpstr(out, !=, text);
-    return parse(out);
+    g_autofree char *all = g_strconcat(out, extra ? extra : "", NULL);
+    return parse(all);
+}
+
+static HwmProfile *load_with(const char *name, const char *key,
+                             const char *value)
+{
+    return load_with_more(name, key, value, NULL);
 }
 
 /* Random writes (some FUA), flushes, reads, discards and power cuts in a
@@ -596,6 +605,29 @@ static void test_sptf_beats_fifo(void)
     g_assert_cmpint(sptf * 2, <, fifo);
 }
 
+/* The read path's variants under the oracle: a read-ahead that holds the
+ * actuator through flushes (and a flush commit that needs it), track
+ * read-ahead, a buffer of its own, in-order reads. */
+static void test_durability_read_path(void)
+{
+    static const char *const variants[][3] = {
+        { "read_ahead_abandon", "no", "flush_commit_us = 200\n" },
+        { "read_ahead", "track", NULL },
+        { "read_segments_shared", "no", NULL },
+        { "zero_latency_read", "no", NULL },
+    };
+    for (size_t v = 0; v < G_N_ELEMENTS(variants); v++) {
+        g_autoptr(HwmProfile) p = load_with_more("generic-7200", variants[v][0],
+                                                 variants[v][1],
+                                                 variants[v][2]);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            durability_run_profile(p, seed, HWM_TRISTATE_PROFILE,
+                                   HWM_POLICY_PROFILE);
+        }
+        durability_run_profile(p, 3, HWM_OFF, HWM_POLICY_PROFILE);
+    }
+}
+
 static void test_durability(gconstpointer profile)
 {
     for (uint64_t seed = 1; seed <= 4; seed++) {
@@ -758,6 +790,7 @@ int main(int argc, char **argv)
     g_test_add_data_func("/durability/ideal", "ideal", test_durability);
     g_test_add_func("/durability/media-cache-fua", test_durability_media_cache);
     g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
+    g_test_add_func("/durability/read-path", test_durability_read_path);
     g_test_add_func("/physics/sptf-beats-fifo", test_sptf_beats_fifo);
     g_test_add_func("/read/segment-hit-and-join", test_read_hit_and_join);
     g_test_add_func("/read/read-ahead-abandon", test_read_ahead_abandon);
