@@ -211,6 +211,25 @@ static int run(Opts *o, GError **errp)
                     p.offset_bytes + p.span_bytes, cap);
         return 2;
     }
+    if (!hwm_device_write_cache(dev) && p.kind == WL_DSYNC &&
+        p.policy != POL_WRITE) {
+        /* Linux on a device without a volatile write cache: FUA needs a
+         * write cache (blk_validate_limits() clears BLK_FEAT_FUA), and
+         * submit_bio_noacct() strips PREFLUSH and FUA and completes an
+         * empty flush at once: every policy sends plain WRITEs */
+        fprintf(stderr, "platter-sim: write cache off: the block layer "
+                "strips FLUSH and FUA for a write-through device; --policy "
+                "%s runs as write\n", policy_name(p.policy));
+        p.policy = POL_WRITE;
+    }
+    if (!hwm_device_write_cache(dev) && p.kind == WL_FSYNC_APPEND) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--workload fsync-append with the write cache off: Linux "
+                    "completes a write-through device's flushes without "
+                    "sending them, which this workload does not model yet "
+                    "(use dsync or replay)");
+        return 2;
+    }
     bool uses_fua = p.kind == WL_DSYNC &&
                     (p.policy == POL_FUA || p.policy == POL_FUA_FLUSH);
     if (uses_fua && !hwm_device_fua(dev)) {
@@ -301,7 +320,8 @@ int main(int argc, char **argv)
           "dsync offsets: seq | rand (default seq)", "P" },
         { "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy,
           "how the kernel turns an O_DSYNC write into commands: fua+flush | "
-          "fua | write+flush | fua-emulated (default fua+flush)", "POLICY" },
+          "fua | write+flush | fua-emulated | write (default fua+flush; "
+          "with the write cache off every policy runs as write)", "POLICY" },
         { "bs", 0, 0, G_OPTION_ARG_STRING, &o.bs,
           "block size (default 4K)", "SIZE" },
         { "span", 0, 0, G_OPTION_ARG_STRING, &o.span,

@@ -70,6 +70,13 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
             G_GUINT64_FORMAT "\n", s->writes, s->fua_writes,
             s->reads, s->cache_read_hits, s->flushes, s->destages,
             s->media_ops, s->write_misses);
+    if (s->reads > 0) {
+        fprintf(f, "  read path: %" G_GUINT64_FORMAT " read-segment hits, %"
+                G_GUINT64_FORMAT " rode on a read-ahead, %" G_GUINT64_FORMAT
+                " bytes read ahead, %" G_GUINT64_FORMAT " read-aheads cut "
+                "short by a command\n", s->read_segment_hits,
+                s->read_ahead_joins, s->read_ahead_bytes, s->read_ahead_stops);
+    }
 }
 
 static void json_breakdown(FILE *f, const HwmBreakdown *b)
@@ -164,12 +171,18 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
             G_GUINT64_FORMAT ", \"media_ops\": %" G_GUINT64_FORMAT
             ", \"write_misses\": %" G_GUINT64_FORMAT ", \"seek_ns\": %" G_GINT64_FORMAT ", \"rotate_ns\": %"
             G_GINT64_FORMAT ", \"transfer_ns\": %" G_GINT64_FORMAT
-            ", \"dirty_bytes_at_end\": %" G_GUINT64_FORMAT "}",
+            ", \"dirty_bytes_at_end\": %" G_GUINT64_FORMAT
+            ", \"read_segment_hits\": %" G_GUINT64_FORMAT
+            ", \"read_ahead_joins\": %" G_GUINT64_FORMAT
+            ", \"read_ahead_bytes\": %" G_GUINT64_FORMAT
+            ", \"read_ahead_stops\": %" G_GUINT64_FORMAT "}",
             r->commands, s->reads, s->writes, s->fua_writes, s->flushes,
             s->discards, s->read_bytes, s->write_bytes, s->cache_read_hits,
             s->destages, s->destage_bytes, s->media_ops, s->write_misses,
             s->seek_ns,
-            s->rotate_ns, s->transfer_ns, s->dirty_bytes);
+            s->rotate_ns, s->transfer_ns, s->dirty_bytes,
+            s->read_segment_hits, s->read_ahead_joins, s->read_ahead_bytes,
+            s->read_ahead_stops);
     if (p->kind == WL_REPLAY) {
         fprintf(f, ", \"replay\": {\"checked\": %" G_GUINT64_FORMAT
                 ", \"mismatches\": %" G_GUINT64_FORMAT ", \"power_cuts\": %"

@@ -3,7 +3,7 @@
 #include "sim-internal.h"
 
 static const char *const policy_names[] = {
-    "fua+flush", "fua", "write+flush", "fua-emulated" };
+    "fua+flush", "fua", "write+flush", "fua-emulated", "write" };
 
 const char *policy_name(DsyncPolicy p)
 {
@@ -32,6 +32,7 @@ static const struct {
     [POL_WRITE_FLUSH] = { 2, { HWM_OP_WRITE, HWM_OP_FLUSH }, { 0, 0 } },
     [POL_FUA_EMULATED] = { 3, { HWM_OP_WRITE, HWM_OP_FLUSH, HWM_OP_FLUSH },
                            { 0, 0, 0 } },
+    [POL_WRITE] = { 1, { HWM_OP_WRITE }, { 0 } },
 };
 
 
@@ -113,22 +114,27 @@ static void explain(Sim *s, const HwmEvent *e)
         return;
     }
     if (s->explained == 0) {
+        /* the parts, queue to write-back wait, add up to done - submit */
         fprintf(p->explain_out, "%-7s %-5s %14s %12s %12s %10s %10s %10s "
-                "%10s %12s  %s\n", "#", "op", "offset", "submit_us",
-                "start_us", "queue_us", "seek_us", "rotate_us", "xfer_us",
-                "done_us", "note");
+                "%10s %10s %10s %12s  %s\n", "#", "op", "offset", "submit_us",
+                "start_us", "queue_us", "ovhd_us", "seek_us", "rotate_us",
+                "xfer_us", "wb_wait_us", "done_us", "note");
     }
     s->explained++;
     const char *note = e->cache_hit ? "cache hit" :
+                       e->read_ahead ? "rode on the read-ahead" :
                        e->t.destage_ns > 0 ? "waited for write-back" :
                        e->durable && e->op == HWM_OP_WRITE ? "durable" :
                        e->op == HWM_OP_WRITE ? "cached" : "";
     fprintf(p->explain_out, "%-7" G_GUINT64_FORMAT " %-5s %14" G_GUINT64_FORMAT
-            " %12.3f %12.3f %10.3f %10.3f %10.3f %10.3f %12.3f  %s%s%s%s\n",
+            " %12.3f %12.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %12.3f  "
+            "%s%s%s%s\n",
             s->explained, e->op == HWM_OP_WRITE && (e->flags & HWM_REQ_FUA) ?
             "W+FUA" : hwm_op_name(e->op), e->offset, e->submit_ns / 1e3,
-            e->start_ns / 1e3, e->t.queue_ns / 1e3, e->t.seek_ns / 1e3,
-            e->t.rotate_ns / 1e3, e->t.transfer_ns / 1e3, e->time_ns / 1e3,
+            e->start_ns / 1e3, e->t.queue_ns / 1e3, e->t.overhead_ns / 1e3,
+            e->t.seek_ns / 1e3,
+            e->t.rotate_ns / 1e3, e->t.transfer_ns / 1e3,
+            e->t.destage_ns / 1e3, e->time_ns / 1e3,
             note, e->t.destage_ns ? " " : "",
             e->op == HWM_OP_FLUSH ? "(write-back inside)" : "",
             e->write_misses ? " missed the sector after the seek: one more revolution" : "");
@@ -248,7 +254,7 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     Sim s = { .dev = dev, .p = p, .r = r };
     HwmEvent ev[64];
     bool ok = true;
-    hwm_ns last = 0;
+    hwm_ns last = 0, last_event = 0;
 
     memset(r, 0, sizeof *r);
     hist_init(&r->lat);
@@ -290,6 +296,9 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
         }
         last = t_dev;
         size_t n = hwm_advance(dev, t_dev, ev, G_N_ELEMENTS(ev));
+        if (n > 0) {
+            last_event = t_dev;
+        }
         for (size_t i = 0; i < n; i++) {
             if (ev[i].kind != HWM_EV_COMPLETE) {
                 continue;
@@ -307,7 +316,10 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
             ok = replay_issue(&s, t_dev, errp);
         }
     }
-    r->runtime_ns = p->kind == WL_REPLAY ? last : p->runtime_ns;
+    /* a replay lasts until the device's last event the host sees: the
+     * device's own steps after it (a read-ahead ending, an idle wake-up)
+     * are not part of the run */
+    r->runtime_ns = p->kind == WL_REPLAY ? last_event : p->runtime_ns;
     hwm_stats(dev, &r->stats);
     fsync_destroy(&s);
     g_free(s.jobs);

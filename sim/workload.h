@@ -23,6 +23,8 @@ typedef enum {
     POL_FUA,            /* WRITE|FUA only (fops v2 1/2) */
     POL_WRITE_FLUSH,    /* WRITE, then FLUSH (no FUA, fops v2 2/2) */
     POL_FUA_EMULATED,   /* WRITE, FLUSH (blk-flush FUA emulation), FLUSH */
+    POL_WRITE,          /* WRITE only: any policy on a write-through device,
+                           whose FLUSH and FUA the block layer strips */
 } DsyncPolicy;
 
 typedef struct {

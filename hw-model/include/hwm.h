@@ -149,7 +149,8 @@ typedef struct {
     hwm_ns submit_ns;
     hwm_ns start_ns;      /* when the device began work on it */
     HwmBreakdown t;
-    bool cache_hit;       /* READ served from the cache */
+    bool cache_hit;       /* READ served from the cache (write cache or a
+                             read segment) without a media access */
     bool durable;         /* WRITE: durable when acknowledged */
     uint32_t write_misses; /* its own media write, or a non-queued FLUSH's
                               write-backs, that missed the sector after a
@@ -160,6 +161,8 @@ typedef struct {
        durable) */
     uint64_t offset;
     uint64_t length;
+    bool read_ahead;      /* READ: rode on the read-ahead in progress (its
+                             wait for the head is in t.transfer_ns) */
 } HwmEvent;
 
 /*
@@ -207,13 +210,18 @@ GArray *hwm_volatile_extents(const HwmDevice *dev);
 typedef struct {
     uint64_t reads, writes, fua_writes, flushes, discards;
     uint64_t read_bytes, write_bytes;
-    uint64_t cache_read_hits;
+    uint64_t cache_read_hits;    /* reads with no media access of their own */
     uint64_t destages, destage_bytes;
     uint64_t media_ops;          /* positioning operations of the arm/dies */
     uint64_t write_misses;       /* post-seek writes off-track inhibit aborted */
     hwm_ns seek_ns, rotate_ns, transfer_ns;   /* media time by component */
     uint64_t power_cuts, lost_bytes;
     uint64_t dirty_bytes, dirty_extents;      /* now */
+    /* read path (rotating media) */
+    uint64_t read_segment_hits;  /* of cache_read_hits: from a read segment */
+    uint64_t read_ahead_joins;   /* reads that rode on a read-ahead */
+    uint64_t read_ahead_bytes;   /* read ahead, in read-aheads that ended */
+    uint64_t read_ahead_stops;   /* read-aheads a command cut short */
 } HwmStats;
 
 void hwm_stats(const HwmDevice *dev, HwmStats *out);

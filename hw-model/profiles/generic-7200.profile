@@ -18,6 +18,13 @@ command_overhead_us = 50          # typical SATA firmware
 interface_mb_s = 600              # SATA 6Gb/s
 queue_depth = 32                  # NCQ
 queue_policy = sptf
+# read path: no data sheet gives these; the values are assumptions, not fitted
+read_segments = 16                # assumed: ATA drives of this class report 16-32 buffer segments
+read_segment_kb = 1024            # assumed: 16 x 1 MiB, a quarter of the buffer or less
+read_segments_shared = yes        # assumed: one DRAM buffer for reads and writes, as in most drives
+read_ahead = segment              # assumed: adaptive read-ahead streams sequential reads at the media rate
+read_ahead_abandon = yes          # assumed: a queued command preempts read-ahead
+zero_latency_read = yes           # assumed: read-on-arrival, standard in current drives
 write_cache = yes
 cache_mb = 64                     # typical of this class
 cache_segments = 1024             # assumed

@@ -22,6 +22,13 @@ interface_mb_s = 600              # SATA 6Gb/s after 8b/10b coding
 queue_depth = 32                  # NCQ
 queue_policy = sptf
 sptf_max_wait_ms = 500
+# read path: no data sheet gives these; the values are assumptions, not fitted
+read_segments = 32                # assumed: ATA drives of this class report 16-32 buffer segments
+read_segment_kb = 2048            # assumed: 32 x 2 MiB, a quarter of the buffer or less
+read_segments_shared = yes        # assumed: one DRAM buffer for reads and writes, as in most drives
+read_ahead = segment              # assumed: adaptive read-ahead streams sequential reads at the media rate
+read_ahead_abandon = yes          # assumed: a queued command preempts read-ahead
+zero_latency_read = yes           # assumed: read-on-arrival, standard in current drives
 write_cache = yes
 cache_mb = 256                    # data sheet
 cache_segments = 512              # fitted: seed patched random 666 IOPS (SPTF over a full cache)

@@ -22,7 +22,7 @@ static gint cmp_cyl(gconstpointer a, gconstpointer b, gpointer unused)
 static void free_cyl(gpointer p)
 {
     CylIndex *ci = p;
-    g_tree_destroy(ci->by_phase);
+    g_tree_destroy(ci->by_slot);
     g_free(ci);
 }
 
@@ -30,8 +30,8 @@ static gint cmp_pos(gconstpointer a, gconstpointer b, gpointer unused)
 {
     const Extent *x = a, *y = b;
     (void)unused;
-    if (x->phase != y->phase) {
-        return x->phase < y->phase ? -1 : 1;
+    if (x->slot != y->slot) {
+        return x->slot < y->slot ? -1 : 1;
     }
     return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
@@ -69,15 +69,16 @@ static void index_pos(Cache *c, Extent *e)
         hwm_geometry_map(c->geo, e->lba, &ph);
         e->cyl = ph.cyl;
         e->head = ph.head;
-        e->phase = ph.start_phase;
+        e->slot = ph.slot;
         CylIndex *ci = g_tree_lookup(c->by_cyl, &e->cyl);
         if (!ci) {
             ci = g_new0(CylIndex, 1);
             ci->cyl = e->cyl;
-            ci->by_phase = g_tree_new_full(cmp_pos, NULL, NULL, NULL);
+            ci->spt = ph.spt;
+            ci->by_slot = g_tree_new_full(cmp_pos, NULL, NULL, NULL);
             g_tree_insert(c->by_cyl, &ci->cyl, ci);
         }
-        g_tree_insert(ci->by_phase, e, e);
+        g_tree_insert(ci->by_slot, e, e);
     }
 }
 
@@ -85,8 +86,8 @@ static void unindex_pos(Cache *c, Extent *e)
 {
     if (c->geo) {
         CylIndex *ci = g_tree_lookup(c->by_cyl, &e->cyl);
-        g_tree_remove(ci->by_phase, e);
-        if (g_tree_nnodes(ci->by_phase) == 0) {
+        g_tree_remove(ci->by_slot, e);
+        if (g_tree_nnodes(ci->by_slot) == 0) {
             g_tree_remove(c->by_cyl, &e->cyl);
         }
     }
@@ -265,13 +266,13 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
     return false;
 }
 
-/* First eligible extent at or after angle `phase` on a cylinder, wrapping
+/* First eligible extent at or after angle `slot` on a cylinder, wrapping
  * round to its lowest angle; NULL if none is eligible. */
-static Extent *first_in_cyl_from(const CylIndex *ci, uint64_t phase,
+static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
                                  uint64_t max_seq)
 {
-    Extent key = { .phase = phase, .lba = 0 };
-    GTreeNode *n = g_tree_lower_bound(ci->by_phase, &key);
+    Extent key = { .slot = slot, .lba = 0 };
+    GTreeNode *n = g_tree_lower_bound(ci->by_slot, &key);
 
     for (; n; n = g_tree_node_next(n)) {
         Extent *e = g_tree_node_value(n);
@@ -279,9 +280,9 @@ static Extent *first_in_cyl_from(const CylIndex *ci, uint64_t phase,
             return e;
         }
     }
-    for (n = g_tree_node_first(ci->by_phase); n; n = g_tree_node_next(n)) {
+    for (n = g_tree_node_first(ci->by_slot); n; n = g_tree_node_next(n)) {
         Extent *e = g_tree_node_value(n);
-        if (e->phase >= phase) {
+        if (e->slot >= slot) {
             break;
         }
         if (!e->busy && e->seq <= max_seq) {
@@ -303,9 +304,7 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
     if (here && ((CylIndex *)g_tree_node_value(here))->cyl == arm.cyl) {
         CylIndex *ci = g_tree_node_value(here);
         hwm_ns switch_ns = (hwm_ns)(g->head_switch_ns + g->write_settle_ns);
-        uint64_t phase_same = hwm_geometry_phase(g, t);
-        uint64_t phase_switch = hwm_geometry_phase(g, t + switch_ns);
-        for (GTreeNode *n = g_tree_node_first(ci->by_phase); n;
+        for (GTreeNode *n = g_tree_node_first(ci->by_slot); n;
              n = g_tree_node_next(n)) {
             Extent *e = g_tree_node_value(n);
             if (e->busy || e->seq > max_seq) {
@@ -313,9 +312,8 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
             }
             bool same = e->head == arm.head;
             hwm_ns pos = same ? 0 : switch_ns;
-            hwm_ns cost = pos + hwm_geometry_wait_ns(g, same ? phase_same
-                                                              : phase_switch,
-                                                     e->phase);
+            hwm_ns cost = pos + hwm_geometry_wait_ns(g, t + pos, e->slot,
+                                                     ci->spt, 0);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = e;
@@ -344,10 +342,11 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
             if (seek >= best_cost) {
                 break;
             }
-            uint64_t arrive = hwm_geometry_phase(g, t + seek);
+            uint32_t arrive = hwm_geometry_next_slot(g, t + seek, ci->spt);
             Extent *e = first_in_cyl_from(ci, arrive, max_seq);
             if (e) {
-                hwm_ns cost = seek + hwm_geometry_wait_ns(g, arrive, e->phase);
+                hwm_ns cost = seek + hwm_geometry_wait_ns(g, t + seek, e->slot,
+                                                          ci->spt, 0);
                 if (cost < best_cost ||
                     (cost == best_cost && best && e->lba < best->lba)) {
                     best_cost = cost;

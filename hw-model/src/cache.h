@@ -20,13 +20,15 @@ typedef struct {
     /* position key, rotating media only */
     uint32_t cyl;
     uint32_t head;
-    uint64_t phase;
+    uint32_t slot;           /* start angle, in sectors (geometry.h) */
 } Extent;
 
-/* The dirty extents starting on one cylinder, by start angle. */
+/* The dirty extents starting on one cylinder, by start angle.  A cylinder
+ * lies in one zone, so its tracks share one sectors-per-track. */
 typedef struct {
     uint32_t cyl;
-    GTree *by_phase;         /* Extent -> Extent, ordered (phase, lba) */
+    uint32_t spt;
+    GTree *by_slot;          /* Extent -> Extent, ordered (slot, lba) */
 } CylIndex;
 
 typedef struct {

@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "geometry.h"
 #include "profile.h"
+#include "readcache.h"
 
 typedef enum {
     EV_READY,       /* a command's overhead (and data-in transfer) is done */
@@ -26,6 +27,9 @@ typedef struct {
     uint64_t order;
     TimerKind kind;
     uint32_t unit;
+    uint64_t gen;           /* EV_UNIT: the unit's gen when armed; a
+                               re-armed or stopped operation's old timer
+                               is stale and ignored */
     struct Cmd *cmd;
 } Timer;
 
@@ -49,15 +53,20 @@ typedef struct Cmd {
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
+    bool read_ahead;        /* READ: rode on the read-ahead in progress */
     uint32_t write_misses;  /* see HwmEvent */
     GList link;             /* in HwmDevice.cmds */
 } Cmd;
 
-typedef enum { OP_IDLE, OP_HOST, OP_LOG, OP_DESTAGE, OP_COMMIT } OpKind;
+typedef enum {
+    OP_IDLE, OP_HOST, OP_LOG, OP_DESTAGE, OP_COMMIT,
+    OP_READAHEAD,   /* readcache.c: reading past a read into a segment */
+} OpKind;
 
 typedef struct {
     OpKind op;
     hwm_ns busy_until;
+    uint64_t gen;           /* bumped each time its timer is armed */
     Cmd *cmd;
     Extent *ext;
     ArmPos arm;
@@ -68,6 +77,7 @@ struct HwmDevice {
     bool rotating;
     Geometry geo;
     Cache cache;
+    ReadCache rc;               /* read segments and read-ahead (rotating) */
 
     bool wce, fua;
     uint32_t queue_depth;
@@ -119,6 +129,7 @@ struct HwmDevice {
 
 static bool is_write_in_place(const HwmDevice *d, const Cmd *c);
 static void kick(HwmDevice *d, hwm_ns t);
+static void yield_read_ahead(HwmDevice *d, hwm_ns t);
 
 /* ---- timer heap --------------------------------------------------------- */
 
@@ -131,7 +142,8 @@ static void timer_push(HwmDevice *d, hwm_ns t, TimerKind kind, Cmd *cmd,
                        uint32_t unit)
 {
     Timer x = { .t = t, .order = d->timer_order++, .kind = kind,
-                .cmd = cmd, .unit = unit };
+                .cmd = cmd, .unit = unit,
+                .gen = kind == EV_UNIT ? d->units[unit].gen : 0 };
     g_array_append_val(d->timers, x);
     Timer *h = (Timer *)d->timers->data;
     for (guint i = d->timers->len - 1; i > 0;) {
@@ -172,6 +184,14 @@ static Timer timer_pop(HwmDevice *d)
     return top;
 }
 
+/* Unit `u` is busy until `t`: (re-)arm its one live timer. */
+static void arm_unit(HwmDevice *d, uint32_t u, hwm_ns t)
+{
+    d->units[u].busy_until = t;
+    d->units[u].gen++;
+    timer_push(d, t, EV_UNIT, NULL, u);
+}
+
 /* ---- host events -------------------------------------------------------- */
 
 static void emit(HwmDevice *d, const HwmEvent *ev)
@@ -193,7 +213,8 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
                     .start_ns = c->start_ns ? c->start_ns : c->submit_ns,
                     .t = c->t, .cache_hit = c->hit, .durable = c->durable,
                     .write_misses = c->write_misses,
-                    .offset = c->req.offset, .length = c->req.length };
+                    .offset = c->req.offset, .length = c->req.length,
+                    .read_ahead = c->read_ahead };
     hwm_ns parts = ev.t.overhead_ns + ev.t.seek_ns + ev.t.rotate_ns +
                    ev.t.transfer_ns + ev.t.destage_ns;
     /* whatever is not attributed was spent waiting in the queue */
@@ -381,24 +402,78 @@ static void admit(HwmDevice *d, hwm_ns t)
     }
 }
 
+/* Read segments the buffer holds now: shared ones get the room dirty data
+ * (and writes already given room) leave. */
+static uint32_t read_segments_now(const HwmDevice *d)
+{
+    if (!d->prof.read_segments_shared) {
+        return d->rc.nseg;
+    }
+    uint64_t taken = d->cache.dirty_sectors + d->reserved_sectors;
+    uint64_t room = d->cache_sectors > taken ? d->cache_sectors - taken : 0;
+    return (uint32_t)MIN(d->rc.nseg, room / MAX(1, d->rc.seg_sectors));
+}
+
+/* A hit or join may have sent the read-ahead further: move its timer. */
+static void rearm_read_ahead(HwmDevice *d)
+{
+    if (d->rc.active && hwm_rc_end(&d->rc) != d->units[0].busy_until) {
+        arm_unit(d, 0, hwm_rc_end(&d->rc));
+    }
+}
+
+/* A read the buffer serves without a media access of its own: from the
+ * write cache, a read segment, or the read-ahead in progress. */
+static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
+{
+    hwm_ns x = iface_ns(d, c->req.length);
+    hwm_ns media_done = t;
+
+    if (c->req.flags & HWM_REQ_FUA) {
+        return false;                   /* FUA: from the media */
+    }
+    if (hwm_cache_covers(&d->cache, c->lba, c->sectors)) {
+        c->hit = true;
+    } else if (d->rc.nseg == 0) {
+        return false;
+    } else {
+        switch (hwm_rc_lookup(&d->rc, t, c->lba, c->sectors,
+                              read_segments_now(d), &media_done)) {
+        case RC_MISS:
+            return false;
+        case RC_HIT:
+            c->hit = true;
+            d->st.read_segment_hits++;
+            break;
+        case RC_JOIN:
+            /* the head is already streaming towards it: what it waits for
+             * is the media transfer of what is still to come */
+            c->read_ahead = true;
+            c->t.transfer_ns += media_done - t;
+            d->st.read_ahead_joins++;
+            break;
+        }
+        rearm_read_ahead(d);
+    }
+    c->t.transfer_ns += x;
+    complete_at(d, c, media_done + x);
+    return true;
+}
+
 static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
 {
     c->ready_ns = t;
     switch (c->req.op) {
     case HWM_OP_READ:
-        if (!(c->req.flags & HWM_REQ_FUA) &&
-            hwm_cache_covers(&d->cache, c->lba, c->sectors)) {
-            hwm_ns x = iface_ns(d, c->req.length);
-            c->hit = true;
-            c->t.transfer_ns += x;
-            complete_at(d, c, t + x);
-        } else {
+        if (!read_from_buffer(d, c, t)) {
             c->state = CS_MEDIA;
             g_ptr_array_add(d->media_q, c);
         }
         break;
     case HWM_OP_WRITE:
     case HWM_OP_DISCARD:
+        /* read segments must not serve the old data */
+        hwm_rc_invalidate(&d->rc, c->lba, c->sectors);
         c->state = CS_ROOM;
         g_queue_push_tail(&d->room_wait, c);
         break;
@@ -439,8 +514,10 @@ static hwm_ns flush_commit(HwmDevice *d, hwm_ns t)
 
 static void check_flushes(HwmDevice *d, hwm_ns t)
 {
+    /* the flush's commit needs the arm: after a read-ahead that holds it */
     if (d->nq_flush && d->nq_flush->state == CS_FLUSH &&
-        d->cache.extents == 0) {
+        d->cache.extents == 0 && !(d->rotating &&
+                                   d->units[0].op == OP_READAHEAD)) {
         Cmd *c = d->nq_flush;
         hwm_ns committed = flush_commit(d, t);
         /* write-back ran alongside the controller's overhead */
@@ -450,8 +527,7 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
         if (committed > t && d->rotating) {
             /* the commit writes drive metadata: the arm is busy with it */
             d->units[0].op = OP_COMMIT;
-            d->units[0].busy_until = committed;
-            timer_push(d, committed, EV_UNIT, NULL, 0);
+            arm_unit(d, 0, committed);
         }
         complete_at(d, c, done);
     }
@@ -549,10 +625,10 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
  * or a write on the track the head follows never misses.  Which writes miss
  * is a fixed function of their count, so runs repeat exactly.
  *
- * Returns the time the retry adds (0 or a revolution), which the caller
- * adds after the access: the seek and the wait happen first.
+ * Returns ACC_MISS when this write misses (the access then starts a
+ * revolution later: the seek and the first wait happen as usual), else 0.
  */
-static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
+static unsigned write_miss(HwmDevice *d, ArmPos arm, uint64_t lba)
 {
     uint64_t share_ppm = d->prof.post_seek_write_miss_ppm;
     if (!d->rotating || share_ppm == 0) {
@@ -583,7 +659,7 @@ static hwm_ns write_miss_ns(HwmDevice *d, ArmPos arm, uint64_t lba)
         return 0;
     }
     d->st.write_misses++;
-    return d->rev_ns;
+    return ACC_MISS;
 }
 
 static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
@@ -603,10 +679,10 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     e = hwm_cache_start_destage(&d->cache, e, n);
     hwm_ns end;
     if (d->rotating) {
-        hwm_ns missed = write_miss_ns(d, un->arm, e->lba);
-        MediaTime mt = { .rotate_ns = missed };
+        unsigned missed = write_miss(d, un->arm, e->lba);
+        MediaTime mt = { 0 };
         end = hwm_geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors,
-                                  true, &mt) + missed;
+                                  ACC_WRITE | missed, &mt);
         if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
             /* the flush is waiting for exactly this: show where it went */
             d->nq_flush->t.seek_ns += mt.seek_ns;
@@ -624,8 +700,7 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     d->st.media_ops++;
     un->op = OP_DESTAGE;
     un->ext = e;
-    un->busy_until = end;
-    timer_push(d, end, EV_UNIT, NULL, u);
+    arm_unit(d, u, end);
     return true;
 }
 
@@ -729,11 +804,11 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
             end = log_append(d, un, t, c, &mt);
             un->op = OP_LOG;
         } else {
-            hwm_ns missed = write ? write_miss_ns(d, un->arm, c->lba) : 0;
-            mt.rotate_ns = missed;
-            c->write_misses += missed != 0;
+            unsigned how = write ? ACC_WRITE | write_miss(d, un->arm, c->lba)
+                         : d->prof.zero_latency_read ? ACC_ZERO_LATENCY : 0;
+            c->write_misses += (how & ACC_MISS) != 0;
             end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
-                                      write, &mt) + missed;
+                                      how, &mt);
             un->op = OP_HOST;
         }
     } else {
@@ -751,14 +826,44 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
     d->st.transfer_ns += mt.transfer_ns;
     d->st.media_ops++;
     un->cmd = c;
-    un->busy_until = end;
-    timer_push(d, end, EV_UNIT, NULL, u);
+    arm_unit(d, u, end);
 }
 
 static bool room_waiter_needs_space(const HwmDevice *d)
 {
     const Cmd *c = g_queue_peek_head((GQueue *)&d->room_wait);
     return c && !hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors);
+}
+
+/* Does a command wait for the media (as opposed to background
+ * write-back, which a read-ahead does not hold up for long)? */
+static bool media_wanted(const HwmDevice *d)
+{
+    return d->media_q->len > 0 || d->flushes->len > 0 ||
+           (d->nq_flush && d->nq_flush->state == CS_FLUSH) ||
+           room_waiter_needs_space(d);
+}
+
+/* The actuator is reading ahead: a command that wants the media stops it,
+ * if the profile says so (reads riding on it are served first).  Runs
+ * before anything else is given the actuator. */
+static void yield_read_ahead(HwmDevice *d, hwm_ns t)
+{
+    Unit *un = &d->units[0];
+    if (!d->rotating || un->op != OP_READAHEAD ||
+        !d->prof.read_ahead_abandon || !media_wanted(d)) {
+        return;
+    }
+    hwm_ns free_at = hwm_rc_stop(&d->rc, t);
+    if (free_at > t) {
+        if (free_at != un->busy_until) {
+            arm_unit(d, 0, free_at);
+        }
+        return;
+    }
+    hwm_rc_finish(&d->rc, t, &un->arm);
+    un->op = OP_IDLE;
+    un->gen++;                          /* its timer is stale now */
 }
 
 static void start_unit(HwmDevice *d, uint32_t u, hwm_ns t)
@@ -822,9 +927,19 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             complete_at(d, c, t);
         } else {
             hwm_ns x = iface_ns(d, c->req.length);
+            /* keep what was read; read on past it while nothing else
+             * wants the media */
+            if (d->rotating &&
+                hwm_rc_read_done(&d->rc, t, un->arm, c->lba, c->sectors,
+                                 !media_wanted(d), read_segments_now(d))) {
+                un->op = OP_READAHEAD;
+                arm_unit(d, u, hwm_rc_end(&d->rc));
+            }
             c->t.transfer_ns += x;
             complete_at(d, c, t + x);
         }
+    } else if (op == OP_READAHEAD) {
+        hwm_rc_finish(&d->rc, t, &un->arm);
     }
 }
 
@@ -835,6 +950,7 @@ static void kick(HwmDevice *d, hwm_ns t)
     serve_room_waiters(d, t);
     /* writes it completed may let a non-queued flush start */
     admit(d, t);
+    yield_read_ahead(d, t);
     check_flushes(d, t);
     for (uint32_t u = 0; u < d->nunits; u++) {
         start_unit(d, u, t);
@@ -855,6 +971,9 @@ static void run_until(HwmDevice *d, hwm_ns now)
             finish_cmd(d, x.cmd, x.t);
             break;
         case EV_UNIT:
+            if (x.gen != d->units[x.unit].gen) {
+                break;          /* re-armed or stopped since */
+            }
             if (d->units[x.unit].op == OP_COMMIT) {
                 d->units[x.unit].op = OP_IDLE;
             } else {
@@ -928,6 +1047,7 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
                    p->media_cache_cylinder_pct / 100) : 0;
 
     hwm_cache_init(&d->cache, d->rotating ? &d->geo : NULL);
+    hwm_rc_init(&d->rc, d->rotating ? &d->geo : NULL, p);
     d->timers = g_array_new(FALSE, FALSE, sizeof(Timer));
     d->out = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
     d->media_q = g_ptr_array_new();
@@ -959,6 +1079,7 @@ static void drop_commands(HwmDevice *d)
         ArmPos arm = d->units[u].arm;
         d->units[u] = (Unit){ .arm = arm };
     }
+    hwm_rc_clear(&d->rc);
 }
 
 void hwm_device_free(HwmDevice *d)
@@ -968,6 +1089,7 @@ void hwm_device_free(HwmDevice *d)
     }
     drop_commands(d);
     hwm_cache_destroy(&d->cache);
+    hwm_rc_destroy(&d->rc);
     if (d->rotating) {
         hwm_geometry_free(&d->geo);
     }
@@ -1153,6 +1275,13 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
 void hwm_stats(const HwmDevice *d, HwmStats *out)
 {
     *out = d->st;
+    /* the read-ahead's media time and reach (what it read so far of the
+     * one in progress shows when it ends) */
+    out->seek_ns += d->rc.mt.seek_ns;
+    out->rotate_ns += d->rc.mt.rotate_ns;
+    out->transfer_ns += d->rc.mt.transfer_ns;
+    out->read_ahead_bytes = d->rc.ahead_sectors * HWM_SECTOR_BYTES;
+    out->read_ahead_stops = d->rc.abandoned;
     out->dirty_bytes = d->cache.dirty_sectors * HWM_SECTOR_BYTES;
     out->dirty_extents = d->cache.extents;
 }

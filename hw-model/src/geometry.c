@@ -137,10 +137,36 @@ uint64_t hwm_geometry_phase(const Geometry *g, hwm_ns t)
     return ((uint64_t)t % PHASE_REV) * g->rpm % PHASE_REV;
 }
 
-hwm_ns hwm_geometry_wait_ns(const Geometry *g, uint64_t from, uint64_t to)
+/* How far past the boundary before `slot` the head is at `t`, in ticks
+ * (geometry.h), in [0, one revolution). */
+static uint64_t ticks_past(const Geometry *g, hwm_ns t, uint32_t slot,
+                           uint32_t spt)
 {
-    uint64_t units = to >= from ? to - from : to + PHASE_REV - from;
-    return (hwm_ns)ceil_div(units, g->rpm);
+    uint64_t rev = PHASE_REV * spt;
+    uint64_t at = hwm_geometry_phase(g, t) * spt;
+    uint64_t b = (uint64_t)slot * PHASE_REV;
+    return at >= b ? at - b : at + rev - b;
+}
+
+hwm_ns hwm_geometry_wait_ns(const Geometry *g, hwm_ns t, uint32_t slot,
+                            uint32_t spt, uint32_t revs)
+{
+    uint64_t rev = PHASE_REV * spt;
+    uint64_t per_ns = (uint64_t)g->rpm * spt;
+    uint64_t past = ticks_past(g, t, slot, spt);
+    /* a boundary that passed less than 1 ns ago is still reachable now:
+     * t is the ceiling of the instant the previous access ended there */
+    uint64_t passes = past < per_ns ? revs : (uint64_t)revs + 1;
+    return passes == 0 ? 0 : (hwm_ns)ceil_div(passes * rev - past, per_ns);
+}
+
+uint32_t hwm_geometry_next_slot(const Geometry *g, hwm_ns t, uint32_t spt)
+{
+    uint64_t per_ns = (uint64_t)g->rpm * spt;
+    uint64_t at = hwm_geometry_phase(g, t) * spt;
+    /* the first boundary k * PHASE_REV with at - k * PHASE_REV < per_ns */
+    uint64_t k = at + 1 > per_ns ? ceil_div(at + 1 - per_ns, PHASE_REV) : 0;
+    return (uint32_t)(k % spt);
 }
 
 hwm_ns hwm_geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt)
@@ -204,9 +230,7 @@ void hwm_geometry_map(const Geometry *g, uint64_t lba, Phys *out)
     uint64_t cyl_switches = track - head_switches;
     uint64_t skew = (head_switches % zn->spt) * zn->head_skew +
                     (cyl_switches % zn->spt) * zn->cyl_skew;
-    uint64_t slot = (out->sector + skew) % zn->spt;
-    out->start_phase =
-        (uint64_t)((unsigned __int128)slot * PHASE_REV / zn->spt);
+    out->slot = (uint32_t)((out->sector + skew) % zn->spt);
 }
 
 hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
@@ -226,36 +250,96 @@ hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
 }
 
 hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
-                            uint64_t lba, bool write)
+                                uint64_t lba, bool write)
 {
     Phys ph;
     hwm_geometry_map(g, lba, &ph);
     hwm_ns pos = hwm_geometry_position_ns(g, arm, &ph, write);
-    return pos + hwm_geometry_wait_ns(g, hwm_geometry_phase(g, t + pos),
-                                      ph.start_phase);
+    return pos + hwm_geometry_wait_ns(g, t + pos, ph.slot, ph.spt, 0);
 }
 
-hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
-                           uint64_t lba,
-                       uint64_t sectors, bool write, MediaTime *mt)
+/*
+ * The one walk over the data, track by track, behind both
+ * hwm_geometry_access() (stop = HWM_NEVER) and hwm_geometry_sectors_by().
+ * Every start and end is the ceiling of an exact boundary instant, so
+ * consecutive chunks and consecutive accesses chain without loss.
+ */
+static hwm_ns walk(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
+                   uint64_t sectors, unsigned how, hwm_ns stop,
+                   uint64_t *done, MediaTime *mt)
 {
+    bool write = how & ACC_WRITE;
+    uint32_t miss = (how & ACC_MISS) ? 1 : 0;
+
+    *done = 0;
     while (sectors > 0) {
         Phys ph;
         hwm_geometry_map(g, lba, &ph);
-        hwm_ns pos = hwm_geometry_position_ns(g, *arm, &ph, write);
-        hwm_ns wait = hwm_geometry_wait_ns(g, hwm_geometry_phase(g, t + pos),
-                                       ph.start_phase);
         uint32_t n = (uint32_t)MIN(sectors, (uint64_t)(ph.spt - ph.sector));
-        hwm_ns xfer = hwm_geometry_xfer_ns(g, n, ph.spt);
+        uint64_t per_ns = (uint64_t)g->rpm * ph.spt;
+        hwm_ns pos = hwm_geometry_position_ns(g, *arm, &ph, write);
+        hwm_ns arrive = t + pos;
+        uint32_t first = ph.slot;     /* where reading starts */
+        uint32_t j = 0;               /* its index within the chunk */
 
-        mt->seek_ns += pos;
-        mt->rotate_ns += wait;
-        mt->transfer_ns += xfer;
-        t += pos + wait + xfer;
         arm->cyl = ph.cyl;
         arm->head = ph.head;
+        if ((how & ACC_ZERO_LATENCY) && !miss) {
+            uint32_t k = hwm_geometry_next_slot(g, arrive, ph.spt);
+            uint32_t off = (k + ph.spt - ph.slot) % ph.spt;
+            if (off < n) {
+                first = k;
+                j = off;
+            }
+        }
+        hwm_ns wait = hwm_geometry_wait_ns(g, arrive, first, ph.spt, miss);
+        hwm_ns start = arrive + wait;
+        uint64_t past = ticks_past(g, start, first, ph.spt);
+        g_assert(past < per_ns);
+        hwm_ns xfer = (hwm_ns)ceil_div((uint64_t)n * PHASE_REV - past, per_ns);
+        hwm_ns end = start + xfer;
+        if (j > 0) {
+            /* read sectors j.. to the chunk's end, pass the gap, read the
+             * ones before j: back at `first` one revolution later */
+            end = start + (hwm_ns)ceil_div(PHASE_REV * ph.spt - past, per_ns);
+            xfer = MIN(xfer, end - start);
+        }
+        if (end > stop) {
+            /* whole sectors read by `stop` (a read-ahead; never
+             * zero-latency), exactly: boundary i is at start - past/per_ns
+             * + i * PHASE_REV / per_ns */
+            uint64_t got = 0;
+            if (stop >= start) {
+                got = ((uint64_t)(stop - start) * per_ns + past) / PHASE_REV;
+            }
+            *done += MIN(got, (uint64_t)n);
+            return stop;
+        }
+        mt->seek_ns += pos;
+        mt->rotate_ns += wait + (end - start - xfer);
+        mt->transfer_ns += xfer;
+        miss = 0;
+        t = end;
         lba += n;
         sectors -= n;
+        *done += n;
     }
     return t;
+}
+
+hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
+                           uint64_t lba, uint64_t sectors, unsigned how,
+                           MediaTime *mt)
+{
+    uint64_t done;
+    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, &done, mt);
+}
+
+uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
+                                 uint64_t lba, uint64_t sectors, hwm_ns stop)
+{
+    MediaTime mt = { 0 };
+    uint64_t done;
+    walk(g, arm, t, lba, sectors, 0, stop, &done, &mt);
+    return done;
 }

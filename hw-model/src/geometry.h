@@ -9,7 +9,17 @@
 #include "profile.h"
 
 /* Rotation is tracked in "phase units": one revolution is PHASE_REV units,
- * so phase(t) = (t * rpm) mod PHASE_REV exactly, with t in ns. */
+ * so phase(t) = (t * rpm) mod PHASE_REV exactly, with t in ns.
+ *
+ * Sector boundaries are exact too: on a track of spt sectors, angles are
+ * compared in ticks, PHASE_REV * spt to the revolution, so a sector is
+ * PHASE_REV ticks, a nanosecond rpm * spt ticks and boundary k sits at
+ * k * PHASE_REV.  A boundary passes at a fractional nanosecond; the model
+ * times every event at the whole nanosecond at or after its exact instant
+ * (the ceiling), and an access starting at time t may start at a boundary
+ * that passed less than 1 ns before t.  So an access that ends at a
+ * boundary ends at exactly the time the next contiguous access can start
+ * there: no rounding ever costs a stream a revolution. */
 #define PHASE_REV 60000000000ull
 
 typedef struct {
@@ -51,7 +61,8 @@ typedef struct {
     uint32_t head;
     uint32_t spt;
     uint32_t sector;           /* index within the track, LBA order */
-    uint64_t start_phase;      /* angle where this sector begins */
+    uint32_t slot;             /* angular position where it begins, in
+                                  sectors from the track's index (skewed) */
     uint32_t zone;
 } Phys;
 
@@ -75,8 +86,16 @@ void hwm_geometry_map(const Geometry *g, uint64_t lba, Phys *out);
 hwm_ns hwm_geometry_seek_ns(const Geometry *g, uint32_t distance);
 hwm_ns hwm_geometry_rev_ns(const Geometry *g);   /* rounded up */
 uint64_t hwm_geometry_phase(const Geometry *g, hwm_ns t);
-hwm_ns hwm_geometry_wait_ns(const Geometry *g, uint64_t from_phase,
-                        uint64_t to_phase);
+/* Time from `t` until the head can start at the boundary before `slot` on
+ * a track of `spt` sectors, `revs` more revolutions later (0: the first
+ * time it can). */
+hwm_ns hwm_geometry_wait_ns(const Geometry *g, hwm_ns t, uint32_t slot,
+                            uint32_t spt, uint32_t revs);
+/* The first slot on a track of `spt` sectors the head can start at from
+ * time `t` on: the index order of what it reaches next. */
+uint32_t hwm_geometry_next_slot(const Geometry *g, hwm_ns t, uint32_t spt);
+/* Duration of `sectors` sectors under the head, rounded up (for accesses
+ * not tied to a rotational position: the media-cache log). */
 hwm_ns hwm_geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt);
 
 /* Arm movement from `from` to `to` (seek or head switch, plus write settle
@@ -84,14 +103,32 @@ hwm_ns hwm_geometry_xfer_ns(const Geometry *g, uint32_t sectors, uint32_t spt);
 hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
                             bool write);
 
+/* How an access runs (hwm_geometry_access's `how`). */
+#define ACC_WRITE        (1u << 0)  /* write settle after positioning */
+#define ACC_MISS         (1u << 1)  /* off-track write inhibit: the first
+                                       sector is missed once and written
+                                       a revolution later */
+#define ACC_ZERO_LATENCY (1u << 2)  /* read-on-arrival: on each track, read
+                                       from the first requested sector to
+                                       come round, then the ones before it */
+
 /*
  * Access `sectors` sectors from `lba` starting at time `t` with the arm at
  * `*arm`.  Follows the data across tracks and zones.  Returns the end time,
- * fills the components, moves `*arm`.
+ * adds the components to `*mt`, moves `*arm`.
  */
 hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
-                           uint64_t lba,
-                       uint64_t sectors, bool write, MediaTime *mt);
+                           uint64_t lba, uint64_t sectors, unsigned how,
+                           MediaTime *mt);
+
+/*
+ * A read of up to `sectors` sectors from `lba`, begun at time `t` with the
+ * arm at `*arm`, that stops at `stop`: how many whole sectors are read by
+ * then.  `*arm` is left where the head is.  The read-ahead uses it to know
+ * how far it got when a command interrupts it.
+ */
+uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
+                                 uint64_t lba, uint64_t sectors, hwm_ns stop);
 
 /* Positioning time only (seek + rotation to the first sector). */
 hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,

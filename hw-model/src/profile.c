@@ -44,6 +44,8 @@ static const char *const layout_names[] = { "cylinder", "serpentine", NULL };
 static const char *const fua_method_names[] = {
     "in-place", "media-cache", "protected-buffer", NULL };
 static const char *const flush_names[] = { "non-queued", "queued", NULL };
+static const char *const read_ahead_names[] = { "off", "track", "segment",
+                                                NULL };
 /* HwmPolicy has PROFILE = 0; a profile names one of the real policies. */
 static const char *const policy_names[] = { "(profile)", "fifo", "sptf", NULL };
 
@@ -97,6 +99,28 @@ static const KeyDef keys[] = {
       "writes after an average seek that off-track write inhibit aborts "
       "(scaled by seek time; none after a track-to-track seek or a head "
       "switch); the sector is written a revolution later" },
+    { "read_segments", T_COUNT, 1, F(read_segments), FOR_HDD, false, "16",
+      0, 1024, NULL,
+      "read cache segments, each one contiguous range (0: no read cache)" },
+    { "read_segment_kb", T_SIZE, KIB, F(read_segment_bytes), FOR_HDD, false,
+      "1024", 4 * KIB, 1024 * MIB, NULL, "bytes one read segment holds" },
+    { "read_segments_shared", T_BOOL, 1, F(read_segments_shared), FOR_HDD,
+      false, "yes", 0, 1, NULL,
+      "yes: read segments live in the cache_mb buffer, as many as the "
+      "room dirty data leaves (dirty data evicts them); no: a buffer of "
+      "their own" },
+    { "read_ahead", T_ENUM, 1, F(read_ahead), FOR_HDD, false, "segment", 0,
+      2, read_ahead_names,
+      "after a read from the media, keep reading: off, to the end of the "
+      "track, or a segment ahead of what the host has read (segment)" },
+    { "read_ahead_abandon", T_BOOL, 1, F(read_ahead_abandon), FOR_HDD, false,
+      "yes", 0, 1, NULL,
+      "a command that needs the media stops the read-ahead at once "
+      "(no: it waits for the read-ahead to end)" },
+    { "zero_latency_read", T_BOOL, 1, F(zero_latency_read), FOR_HDD, false,
+      "yes", 0, 1, NULL,
+      "read-on-arrival: read a track's requested sectors from the first "
+      "to come round, not from the first in order" },
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
       1, 4096, NULL, "dies that program or read at once" },

@@ -19,6 +19,14 @@ typedef enum {
 
 typedef enum { HWM_FLUSH_NON_QUEUED, HWM_FLUSH_QUEUED } HwmFlushMode;
 
+/* How far a rotating drive reads past a read it had to go to the media. */
+typedef enum {
+    HWM_READ_AHEAD_OFF,
+    HWM_READ_AHEAD_TRACK,     /* to the end of the track */
+    HWM_READ_AHEAD_SEGMENT,   /* a segment ahead of what the host has read,
+                                 for as long as the host keeps reading */
+} HwmReadAhead;
+
 struct HwmProfile {
     char *name;                   /* file name without .profile */
     char *source;                 /* path or label, for messages */
@@ -41,6 +49,14 @@ struct HwmProfile {
     uint32_t media_cache_cylinder_pct;    /* where the media-cache log sits */
     uint32_t post_seek_write_miss_ppm;    /* writes after positioning that
                                              the servo aborts, per million */
+
+    /* read path (readcache.c) */
+    uint32_t read_segments;               /* 0: no read cache */
+    uint64_t read_segment_bytes;
+    bool read_segments_shared;            /* in cache_mb, after dirty data */
+    HwmReadAhead read_ahead;
+    bool read_ahead_abandon;              /* a command for the media stops it */
+    bool zero_latency_read;               /* read-on-arrival */
 
     /* flash media */
     uint32_t parallel_units;

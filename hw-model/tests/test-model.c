@@ -308,8 +308,10 @@ static void test_seek_endpoints(void)
 /* ---- durability ------------------------------------------------------------ */
 
 /* A shipped profile with one key's value replaced. */
-static HwmProfile *load_with(const char *name, const char *key,
-                             const char *value)
+/* A shipped profile with `key` set to `value`, plus `extra` lines (keys
+ * it does not give; may be NULL). */
+static HwmProfile *load_with_more(const char *name, const char *key,
+                                  const char *value, const char *extra)
 {
     g_autofree char *path = g_strdup_printf("%s/%s.profile", PROFILE_DIR, name);
     g_autofree char *text = NULL;
@@ -320,7 +322,14 @@ static HwmProfile *load_with(const char *name, const char *key,
     g_autofree char *out = g_regex_replace_literal(re, text, -1, 0, repl, 0,
                                                    NULL);
     g_assert_cmpstr(out, !=, text);
-    return parse(out);
+    g_autofree char *all = g_strconcat(out, extra ? extra : "", NULL);
+    return parse(all);
+}
+
+static HwmProfile *load_with(const char *name, const char *key,
+                             const char *value)
+{
+    return load_with_more(name, key, value, NULL);
 }
 
 /* Random writes (some FUA), flushes, reads, discards and power cuts in a
@@ -436,12 +445,187 @@ static void test_power_cut_keeps_due_events(void)
     hwm_profile_free(p);
 }
 
+/* ---- read path (readcache.c) ------------------------------------------ */
+
+/* seek_profile with a buffer and the read-path keys in `extra` */
+static HwmDevice *read_device(const char *extra, HwmTristate wce,
+                              HwmProfile **pp)
+{
+    g_autofree char *text = g_strconcat(seek_profile, "cache_mb = 8\n",
+                                        extra, NULL);
+    *pp = parse(text);
+    return device(*pp, wce, HWM_POLICY_PROFILE);
+}
+
+static HwmEvent read_at(HwmDevice *d, hwm_ns t, uint64_t off, uint64_t len)
+{
+    static uint64_t tag;
+    submit(d, t, ++tag, HWM_OP_READ, 0, off, len);
+    return next_completion(d);
+}
+
+static HwmStats stats_of(HwmDevice *d)
+{
+    HwmStats st;
+    hwm_stats(d, &st);
+    return st;
+}
+
+/* 1e9 * 60 / 7200 / 2000 ns per sector, exactly, as a fraction */
+#define SEEK_PROFILE_SECTORS_NS(n) ((hwm_ns)(n) * 60000000000ll / 7200 / 2000)
+
+static void test_read_hit_and_join(void)
+{
+    g_autoptr(HwmProfile) p = NULL;
+    g_autoptr(HwmDevice) d = read_device("", HWM_OFF, &p);
+
+    HwmEvent a = read_at(d, 0, 0, 65536);
+    g_assert_false(a.cache_hit);
+    /* the same data again: from its segment, no media */
+    HwmEvent b = read_at(d, a.time_ns, 0, 65536);
+    g_assert_true(b.cache_hit);
+    g_assert_cmpint(b.t.seek_ns + b.t.rotate_ns, ==, 0);
+    /* the next 64 KiB: the read-ahead is on its way there; it ends 128
+     * sectors after the first read's media end, to the ns */
+    HwmEvent c = read_at(d, b.time_ns, 65536, 65536);
+    g_assert_true(c.read_ahead);
+    hwm_ns x = (65536ll * 1000000000ll + 599999999) / 600000000;
+    hwm_ns want = a.time_ns - x + SEEK_PROFILE_SECTORS_NS(128) + x;
+    g_assert_cmpint(c.time_ns, >=, want - 1);
+    g_assert_cmpint(c.time_ns, <=, want + 1);
+    HwmStats st = stats_of(d);
+    g_assert_cmpuint(st.read_segment_hits, ==, 1);
+    g_assert_cmpuint(st.cache_read_hits, ==, 1);
+    g_assert_cmpuint(st.read_ahead_joins, ==, 1);
+}
+
+/* A far read right after a read: with abandon it goes at once, exactly as
+ * with no read-ahead; without, it waits for the read-ahead to end. */
+static void test_read_ahead_abandon(void)
+{
+    const char *extra[] = { "read_ahead = off\n", "read_ahead_abandon = yes\n",
+                            "read_ahead_abandon = no\n" };
+    hwm_ns done[3];
+    HwmStats st[3];
+
+    for (int i = 0; i < 3; i++) {
+        g_autoptr(HwmProfile) p = NULL;
+        g_autoptr(HwmDevice) d = read_device(extra[i], HWM_OFF, &p);
+        HwmEvent a = read_at(d, 0, 0, 4096);
+        done[i] = read_at(d, a.time_ns, 200ull << 20, 4096).time_ns;
+        st[i] = stats_of(d);
+    }
+    g_assert_cmpint(done[1], ==, done[0]);
+    g_assert_cmpint(done[2], >, done[0]);
+    g_assert_cmpuint(st[0].read_ahead_stops, ==, 0);
+    g_assert_cmpuint(st[1].read_ahead_stops, ==, 1);
+    g_assert_cmpuint(st[2].read_ahead_stops, ==, 0);
+    /* 1 MiB segment ahead of the 4 KiB read, all of it without abandon */
+    g_assert_cmpuint(st[2].read_ahead_bytes, ==, 1 << 20);
+    g_assert_cmpuint(st[1].read_ahead_bytes, <, 1 << 20);
+}
+
+static void test_read_ahead_track(void)
+{
+    g_autoptr(HwmProfile) p = NULL;
+    g_autoptr(HwmDevice) d = read_device("read_ahead = track\n", HWM_OFF, &p);
+    HwmEvent ev;
+
+    read_at(d, 0, 100 * 512, 8 * 512);
+    while (hwm_next_event(d) != HWM_NEVER) {
+        hwm_advance(d, hwm_next_event(d), &ev, 1);
+    }
+    /* to the end of the 2000-sector track, no further */
+    g_assert_cmpuint(stats_of(d).read_ahead_bytes, ==, (2000 - 108) * 512);
+}
+
+/* Read-on-arrival: a whole track takes one revolution from the first
+ * sector boundary after the head arrives; reading in order waits for the
+ * track's first sector first. */
+static void test_zero_latency_read(void)
+{
+    hwm_ns rev = 60000000000ll / 7200;
+    hwm_ns x = (1024000ll * 1000000000ll + 599999999) / 600000000;
+    uint64_t track = 10ull * 4 * 2000 * 512;    /* cylinder 10, head 0 */
+    hwm_ns longest[2] = { 0, 0 };
+
+    for (int zl = 0; zl < 2; zl++) {
+        g_autoptr(HwmProfile) p = NULL;
+        g_autoptr(HwmDevice) d = read_device(zl ? "zero_latency_read = yes\n"
+                                                : "zero_latency_read = no\n",
+                                             HWM_OFF, &p);
+        hwm_ns t = 0;
+        for (int i = 0; i < 20; i++) {
+            read_at(d, t, 0, 4096);   /* move away: the next read seeks */
+            HwmEvent e = read_at(d, t + 40 * MS + i * 777777, track, 1024000);
+            hwm_ns spin = e.t.rotate_ns + e.t.transfer_ns - x;
+            if (zl) {
+                /* at most the rest of the sector it arrives in more */
+                g_assert_cmpint(spin, >=, rev - 1);
+                g_assert_cmpint(spin, <=,
+                                rev + SEEK_PROFILE_SECTORS_NS(1) + 1);
+            } else {
+                g_assert_cmpint(spin, >=, rev - 1);
+            }
+            longest[zl] = MAX(longest[zl], spin);
+            t = e.time_ns + 10 * MS;
+        }
+    }
+    g_assert_cmpint(longest[0], >, rev + rev / 2);
+}
+
+/* Shared segments give way to dirty data; a buffer of their own does not. */
+static void test_read_segments_shared(void)
+{
+    for (int shared = 0; shared < 2; shared++) {
+        g_autoptr(HwmProfile) p = NULL;
+        g_autofree char *extra = g_strdup_printf(
+            "read_segments = 2\nread_segment_kb = 1024\n"
+            "read_segments_shared = %s\ncache_high_water_pct = 100\n"
+            "idle_destage_delay_ms = 1000000\n", shared ? "yes" : "no");
+        g_autoptr(HwmDevice) d = read_device(extra, HWM_ON, &p);
+        HwmEvent a = read_at(d, 0, 0, 65536);
+        g_assert_true(read_at(d, a.time_ns, 0, 65536).cache_hit);
+        /* fill the 8 MiB buffer with dirty data */
+        submit(d, a.time_ns + MS, 99, HWM_OP_WRITE, 0, 100ull << 20, 8 << 20);
+        HwmEvent w = next_completion(d);
+        g_assert_false(w.durable);
+        /* the segment is a ring the read-ahead filled past the first
+         * read: its second 64 KiB is still there, unless evicted */
+        g_assert_cmpint(read_at(d, w.time_ns, 65536, 65536).cache_hit, ==,
+                        !shared);
+    }
+}
+
 static void test_sptf_beats_fifo(void)
 {
     hwm_ns fifo = qd32_mean(HWM_POLICY_FIFO), sptf = qd32_mean(HWM_POLICY_SPTF);
     g_test_message("QD32 random reads: FIFO %" G_GINT64_FORMAT " ns, SPTF %"
                    G_GINT64_FORMAT " ns per request", fifo, sptf);
     g_assert_cmpint(sptf * 2, <, fifo);
+}
+
+/* The read path's variants under the oracle: a read-ahead that holds the
+ * actuator through flushes (and a flush commit that needs it), track
+ * read-ahead, a buffer of its own, in-order reads. */
+static void test_durability_read_path(void)
+{
+    static const char *const variants[][3] = {
+        { "read_ahead_abandon", "no", "flush_commit_us = 200\n" },
+        { "read_ahead", "track", NULL },
+        { "read_segments_shared", "no", NULL },
+        { "zero_latency_read", "no", NULL },
+    };
+    for (size_t v = 0; v < G_N_ELEMENTS(variants); v++) {
+        g_autoptr(HwmProfile) p = load_with_more("generic-7200", variants[v][0],
+                                                 variants[v][1],
+                                                 variants[v][2]);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            durability_run_profile(p, seed, HWM_TRISTATE_PROFILE,
+                                   HWM_POLICY_PROFILE);
+        }
+        durability_run_profile(p, 3, HWM_OFF, HWM_POLICY_PROFILE);
+    }
 }
 
 static void test_durability(gconstpointer profile)
@@ -606,7 +790,13 @@ int main(int argc, char **argv)
     g_test_add_data_func("/durability/ideal", "ideal", test_durability);
     g_test_add_func("/durability/media-cache-fua", test_durability_media_cache);
     g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
+    g_test_add_func("/durability/read-path", test_durability_read_path);
     g_test_add_func("/physics/sptf-beats-fifo", test_sptf_beats_fifo);
+    g_test_add_func("/read/segment-hit-and-join", test_read_hit_and_join);
+    g_test_add_func("/read/read-ahead-abandon", test_read_ahead_abandon);
+    g_test_add_func("/read/read-ahead-track", test_read_ahead_track);
+    g_test_add_func("/read/zero-latency", test_zero_latency_read);
+    g_test_add_func("/read/segments-shared", test_read_segments_shared);
     g_test_add_func("/durability/power-cut-keeps-due-events",
                     test_power_cut_keeps_due_events);
     g_test_add_func("/input/bad-requests", test_bad_requests);

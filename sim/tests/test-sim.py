@@ -48,6 +48,15 @@ def policies_commands():
         assert n > 0
         assert dev["fua_writes"] == fua * n, f"{pol}: fua_writes {dev['fua_writes']} for {n} writes"
         assert abs(dev["flushes"] - fl * n) <= fl, f"{pol}: flushes {dev['flushes']} for {n} writes"
+    # a write-through device: the block layer strips FLUSH and FUA, so every
+    # policy sends the same plain writes
+    for pol in want:
+        p = sim("--profile", "generic-7200", "--write-cache", "off", "--policy", pol,
+                "--runtime", "0.2", "--json")
+        d = json.loads(p.stdout)
+        dev = d["device"]
+        assert d["policy"] == "write" and "strips FLUSH and FUA" in p.stderr, (pol, p.stderr)
+        assert dev["writes"] > 0 and dev["fua_writes"] == 0 and dev["flushes"] == 0, (pol, dev)
 
 
 def flush_sharing():
@@ -126,6 +135,8 @@ def bad_input():
         (("--profile", "/nonexistent/x.profile",), "cannot read /nonexistent/x.profile"),
         (("--profile", "generic-7200", "--fua", "off", "--policy", "fua"), "no native FUA"),
         (("--profile", "generic-7200", "--workload", "replay"), "needs --trace"),
+        (("--profile", "generic-7200", "--workload", "fsync-append", "--write-cache", "off"),
+         "does not model yet"),
     ]
     for args, needle in cases:
         p = sim(*args, "--json", ok=False)
@@ -171,12 +182,18 @@ def trace_round_trip():
 
 def explain_timeline():
     p = sim("--profile", "st20000nm007d", "--policy", "fua+flush", "--runtime", "0.1", "--explain", "4")
+    header = next(l for l in p.stdout.splitlines() if l.startswith("#")).split()
     lines = [l for l in p.stdout.splitlines() if l[:1].isdigit()]
     assert len(lines) == 4, p.stdout
-    flush = lines[3].split()
-    assert flush[1] == "FLUSH"
+    flush = dict(zip(header, lines[3].split()))
+    assert flush["op"] == "FLUSH"
     # the flush after a sequential FUA write waits most of a revolution
-    assert float(flush[7]) > 7000, flush
+    assert float(flush["rotate_us"]) > 7000, flush
+    # every part of the latency has a column: they add up to done - submit
+    parts = sum(float(flush[k]) for k in ("queue_us", "ovhd_us", "seek_us",
+                                          "rotate_us", "xfer_us", "wb_wait_us"))
+    total = float(flush["done_us"]) - float(flush["submit_us"])
+    assert abs(parts - total) < 0.01, (parts, total, flush)
 
 
 tap.run([("json contract", json_contract), ("deterministic", deterministic),
