@@ -147,6 +147,32 @@ def test_roundtrip(tmp):
     assert "present" in ok(platter(b, "cache", "list")).stdout
 
 
+def test_builds_find_the_import(tmp):
+    """After an import, the build scripts answer from it: nothing to
+    download, extract or build (a fake proxy makes any download fail)."""
+    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+    populate(a)
+    arc = os.path.join(tmp, "a.tar.gz")
+    ok(platter(a, "cache", "export", arc))
+    ok(platter(b, "cache", "import", arc))
+    env = dict(os.environ, PLATTER_CACHE=b, http_proxy="http://127.0.0.1:9",
+               https_proxy="http://127.0.0.1:9")
+
+    def path(*argv):
+        p = subprocess.run([os.path.join(SCRIPTS, argv[0]), *argv[1:]], capture_output=True,
+                           text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+        assert p.returncode == 0 and "cached" in p.stderr, (argv, p.returncode, p.stderr)
+        return p.stdout.strip()
+    assert path("build-qemu", "--cached-only", "--print-path") == \
+        f"{b}/qemu/{key('build-qemu')}/bin/qemu-system-x86_64"
+    assert path("build-kernel", "base") == f"{b}/kernel/out/base-{key('build-kernel', 'base')}/bzImage"
+    assert path("build-kernel", "--info", "fops") == \
+        f"{b}/kernel/out/fops-{key('build-kernel', 'fops')}/info"
+    assert path("build-initramfs") == f"{b}/initramfs/{key('build-initramfs')}/initramfs.cpio"
+    assert not os.path.exists(os.path.join(b, "kernel", "debs"))
+    assert not os.listdir(os.path.join(b, "qemu", "src"))   # nothing downloaded
+
+
 def test_xz_and_gzip(tmp):
     a = os.path.join(tmp, "a")
     populate(a)
@@ -317,7 +343,8 @@ def test_complete_entry_never_overwritten(tmp):
     assert not os.path.exists(os.path.join(d, "qemu"))
 
 
-tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_xz_and_gzip,
+tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_builds_find_the_import,
+                                    test_xz_and_gzip,
                                     test_nothing_to_export, test_refusals,
                                     test_truncated_and_not_an_archive,
                                     test_complete_entry_never_overwritten)],
