@@ -37,6 +37,14 @@ hash_inputs() {
         else printf 'str %s\n' "$x"; fi
     done | sha256sum | cut -c1-16
 }
+# What hash_inputs hashes, one input a line ("file NAME SHA256" or
+# "str TEXT"): how a cache key came about, for --print-inputs.
+hash_listing() {
+    for x in "$@"; do
+        if [ -f "$x" ]; then printf 'file %s %s\n' "${x##*/}" "$(sha256sum < "$x" | cut -c1-64)"
+        else printf 'str %s\n' "$x"; fi
+    done
+}
 
 # Run "$@" holding an exclusive lock on file $LOCK (concurrent builds of the
 # same cache entry wait instead of racing).

@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""platter cache list/export/import on fake caches; prints TAP.
+usage: test-cache.py
+
+Each cache is a temporary PLATTER_CACHE holding small fake files laid out
+like real entries, under the keys the build scripts print (--print-key):
+nothing is built, downloaded or booted.
+"""
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+PLATTER = os.path.join(SCRIPTS, "platter")
+
+
+def key(*argv):
+    return subprocess.run([os.path.join(SCRIPTS, argv[0]), *argv[1:], "--print-key"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def write(path, data, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    os.chmod(path, mode)
+
+
+def populate(cache):
+    """Fake entries for this checkout (qemu, base and fops kernels, the
+    initramfs), one stale QEMU and one unfinished kernel."""
+    q = os.path.join(cache, "qemu", key("build-qemu"))
+    write(f"{q}/bin/qemu-system-x86_64", b"\x7fELF fake qemu\n" * 100, 0o755)
+    write(f"{q}/tests/hddmodel-test", b"\x7fELF fake qtest\n", 0o755)
+    write(f"{q}/share/platter/profiles/ideal.profile", b"name = ideal\n")
+    write(f"{q}/VERSION", b"qemu-debian-version 1:10.0.13+ds-0+deb13u1\n")
+    write(f"{q}/build.log", b"log\n")
+    subprocess.run([os.path.join(SCRIPTS, "build-qemu"), "--link-firmware", q], check=True)
+    os.symlink("/etc/passwd", f"{q}/share/qemu/not-firmware")   # never exported
+    write(f"{q}/.complete", b"")
+    for v in ("base", "fops"):
+        k = os.path.join(cache, "kernel", "out", f"{v}-{key('build-kernel', v)}")
+        write(f"{k}/bzImage", f"fake {v} bzImage\n".encode() * 1000)
+        write(f"{k}/config", b"CONFIG_BLOCK=y\n")
+        write(f"{k}/info", f"variant={v}\ndebian_source=linux-source-7.3=7.3.4-1~bpo13+1\n"
+              .encode())
+    # unfinished: no info, so neither complete nor exported
+    write(os.path.join(cache, "kernel", "out", f"xfs-{key('build-kernel', 'xfs')}",
+                       "bzImage"), b"half\n")
+    i = os.path.join(cache, "initramfs", key("build-initramfs"))
+    write(f"{i}/initramfs.cpio", b"070701fake cpio\n" * 50)
+    write(f"{i}/VERSIONS", b"busybox-static=1\nprograms=meson\n")
+    write(os.path.join(cache, "qemu", "0123456789abcdef", "bin", "qemu-system-x86_64"), b"old")
+    write(os.path.join(cache, "qemu", "0123456789abcdef", ".complete"), b"")
+
+
+def platter(cache, *args):
+    env = dict(os.environ, PLATTER_CACHE=cache, LC_ALL="C")
+    return subprocess.run([PLATTER, *args], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120)
+
+
+def ok(p):
+    assert p.returncode == 0 and "Traceback" not in p.stderr, (p.returncode, p.stderr)
+    return p
+
+
+def snapshot(cache, skip=("qemu/0123456789abcdef",)):
+    """{relative path: ('file', bytes, mode) | ('link', target)} of the
+    entry directories (locks and the stale fixture left out)."""
+    out = {}
+    for top, dirs, files in os.walk(cache):
+        dirs.sort()
+        for n in dirs + files:
+            p = os.path.join(top, n)
+            rel = os.path.relpath(p, cache)
+            if n.startswith(".lock") or rel.startswith(skip):
+                continue
+            if os.path.islink(p):
+                out[rel] = ("link", os.readlink(p))
+            elif os.path.isfile(p):
+                out[rel] = ("file", open(p, "rb").read(), os.stat(p).st_mode & 0o777)
+    return out
+
+
+def exported(snap):
+    """What an import should reproduce: complete entries of this checkout,
+    without the link that is not firmware."""
+    return {k: v for k, v in snap.items()
+            if not k.startswith("kernel/out/xfs-") and not k.endswith("not-firmware")}
+
+
+def test_list(tmp):
+    a = os.path.join(tmp, "a")
+    populate(a)
+    out = ok(platter(a, "cache", "list")).stdout
+    lines = {ln.split()[1]: ln for ln in out.splitlines() if ln.startswith("  ") and
+             len(ln.split()) > 3}
+    assert "present" in lines["qemu"] and "present" in lines["base"], out
+    assert "missing" in lines["all"] and "incomplete" in lines["xfs"], out
+    assert "qemu/0123456789abcdef" in out, out
+
+
+def test_roundtrip(tmp):
+    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+    populate(a)
+    arc = os.path.join(tmp, "a.tar.zst")
+    p = ok(platter(a, "cache", "export", arc))
+    assert p.stdout.strip() == arc, p.stdout
+    assert "not exported: kernel xfs, kernel all, kernel fops-broken, initramfs initramfs-fio" \
+        in p.stderr, p.stderr
+    raw = subprocess.run(["zstd", "-dc", arc], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(raw)) as t:
+        members = t.getmembers()
+        assert members[0].name == "manifest.json", members[0].name
+        assert all(m.isreg() for m in members), [m.name for m in members if not m.isreg()]
+        names = [m.name for m in members]
+        man = json.load(t.extractfile(members[0]))
+    assert not any("0123456789abcdef" in n or "/xfs-" in n or "share/qemu/" in n
+                   or n.endswith(".complete") for n in names), names
+    assert man["version"] == 1 and man["platter_commit"], man
+    kinds = sorted((e["kind"], e["name"]) for e in man["entries"])
+    assert kinds == [("initramfs", "initramfs"), ("kernel", "base"), ("kernel", "fops"),
+                     ("qemu", "qemu")], kinds
+    for e in man["entries"]:
+        assert e["recipe"].startswith("scripts/build-") and e["recipe"].endswith("--print-key")
+        assert e["inputs"] and all(len(f["sha256"]) == 64 for f in e["files"].values()), e
+    assert [e["debian_source"] for e in man["entries"] if e["kind"] == "qemu"] == \
+        ["1:10.0.13+ds-0+deb13u1"], man["entries"]
+    ok(platter(b, "cache", "import", arc))
+    want = exported(snapshot(a))
+    assert snapshot(b) == want, sorted(set(snapshot(b)) ^ set(want))
+    assert not [n for n in os.listdir(b) if n.startswith(".import-")]
+    # again: the entries are present and kept as they are
+    inode = os.stat(os.path.join(b, [k for k in want if k.endswith("bzImage")][0])).st_ino
+    p = ok(platter(b, "cache", "import", arc))
+    assert p.stderr.count("already in the cache, kept") == 4, p.stderr
+    assert os.stat(os.path.join(b, [k for k in want if k.endswith("bzImage")][0])).st_ino == inode
+    assert snapshot(b) == want
+    assert "present" in ok(platter(b, "cache", "list")).stdout
+
+
+def test_builds_find_the_import(tmp):
+    """After an import, the build scripts answer from it: nothing to
+    download, extract or build (a fake proxy makes any download fail)."""
+    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+    populate(a)
+    arc = os.path.join(tmp, "a.tar.gz")
+    ok(platter(a, "cache", "export", arc))
+    ok(platter(b, "cache", "import", arc))
+    env = dict(os.environ, PLATTER_CACHE=b, http_proxy="http://127.0.0.1:9",
+               https_proxy="http://127.0.0.1:9")
+
+    def path(*argv):
+        p = subprocess.run([os.path.join(SCRIPTS, argv[0]), *argv[1:]], capture_output=True,
+                           text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+        assert p.returncode == 0 and "cached" in p.stderr, (argv, p.returncode, p.stderr)
+        return p.stdout.strip()
+    assert path("build-qemu", "--cached-only", "--print-path") == \
+        f"{b}/qemu/{key('build-qemu')}/bin/qemu-system-x86_64"
+    assert path("build-kernel", "base") == f"{b}/kernel/out/base-{key('build-kernel', 'base')}/bzImage"
+    assert path("build-kernel", "--info", "fops") == \
+        f"{b}/kernel/out/fops-{key('build-kernel', 'fops')}/info"
+    assert path("build-initramfs") == f"{b}/initramfs/{key('build-initramfs')}/initramfs.cpio"
+    assert not os.path.exists(os.path.join(b, "kernel", "debs"))
+    assert not os.listdir(os.path.join(b, "qemu", "src"))   # nothing downloaded
+
+
+def test_xz_and_gzip(tmp):
+    a = os.path.join(tmp, "a")
+    populate(a)
+    want = exported(snapshot(a))
+    for suffix in ("tar.xz", "tgz"):
+        arc, c = os.path.join(tmp, f"a.{suffix}"), os.path.join(tmp, f"c-{suffix}")
+        ok(platter(a, "cache", "export", arc))
+        ok(platter(c, "cache", "import", arc))
+        assert snapshot(c) == want, suffix
+
+
+def test_nothing_to_export(tmp):
+    p = platter(os.path.join(tmp, "empty"), "cache", "export", os.path.join(tmp, "x.tar.gz"))
+    assert p.returncode == 1 and "nothing to export" in p.stderr, p.stderr
+    assert not os.path.exists(os.path.join(tmp, "x.tar.gz"))
+
+
+def read_members(arc):
+    with tarfile.open(arc) as t:
+        return [(m, t.extractfile(m).read() if m.isreg() else None) for m in t.getmembers()]
+
+
+def write_members(arc, members):
+    with tarfile.open(arc, "w:gz", format=tarfile.PAX_FORMAT) as t:
+        for m, data in members:
+            if data is not None:
+                m.size = len(data)
+            t.addfile(m, io.BytesIO(data) if data is not None else None)
+
+
+def set_manifest(members, edit):
+    man = json.loads(members[0][1])
+    edit(man)
+    members[0] = (members[0][0], json.dumps(man).encode())
+
+
+def tampered(ms):
+    i = next(i for i, (m, _) in enumerate(ms) if m.name.endswith("/bzImage"))
+    data = bytearray(ms[i][1])
+    data[10] ^= 1
+    ms[i] = (ms[i][0], bytes(data))
+
+
+def foreign_key(ms):
+    old = key("build-kernel", "base")
+
+    def edit(man):
+        for e in man["entries"]:
+            if e["name"] == "base":
+                e["key"] = "0" * 16
+                e["inputs"] = [ln.replace("recipe 3", "recipe 2") for ln in e["inputs"]]
+    set_manifest(ms, edit)
+    for m, _ in ms:
+        m.name = m.name.replace(f"base-{old}", "base-" + "0" * 16)
+
+
+def foreign_entry(ms):
+    set_manifest(ms, lambda man: man["entries"][0].update(name="evil"))
+
+
+def member(name, data=b"x", kind=tarfile.REGTYPE, link=""):
+    m = tarfile.TarInfo(name)
+    m.type, m.linkname = kind, link
+    return m, (data if kind == tarfile.REGTYPE else None)
+
+
+def replaced_by(kind, link):
+    """The QEMU binary member turned into a link of this kind."""
+    def edit(ms):
+        i = next(i for i, (m, _) in enumerate(ms) if m.name.endswith("/qemu-system-x86_64"))
+        ms[i] = member(ms[i][0].name, kind=kind, link=link)
+    return edit
+
+
+def bad_path_in_manifest(ms):
+    def edit(man):
+        e = man["entries"][0]
+        e["files"]["../../evil"] = dict(next(iter(e["files"].values())))
+    set_manifest(ms, edit)
+
+
+REFUSALS = [
+    ("tampered", tampered, "sha256 or size differs from the manifest"),
+    ("foreign key", foreign_key, "is not this checkout's key"),
+    ("foreign entry", foreign_entry, "is not an entry of this checkout"),
+    ("path traversal", lambda ms: ms.insert(1, member("qemu/../../evil")),
+     "is a path out of its entry"),
+    ("absolute path", lambda ms: ms.append(member("/tmp/platter-evil")), "is an absolute path"),
+    ("stray member", lambda ms: ms.append(member("kernel/out/evil")), "is not in the manifest"),
+    ("symlink member", replaced_by(tarfile.SYMTYPE, "/etc/passwd"), "is a symlink"),
+    ("hard link member", replaced_by(tarfile.LNKTYPE, "manifest.json"), "is a hard link"),
+    ("member twice", lambda ms: ms.append(ms[-1]), "appears twice"),
+    ("missing member", lambda ms: ms.pop(), "archive ends before"),
+    ("manifest not first", lambda ms: ms.append(ms.pop(0)), "is not its first member"),
+    ("manifest version", lambda ms: set_manifest(ms, lambda m: m.update(version=2)),
+     "manifest version 2, expected 1"),
+    ("path in manifest", bad_path_in_manifest, "is not a plain relative path"),
+]
+
+
+def refused(cache, arc, frag):
+    p = platter(cache, "cache", "import", arc)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 1 and len(lines) == 1 and frag in lines[0] and \
+        "Traceback" not in p.stderr, (p.returncode, p.stderr)
+    assert snapshot(cache) == {}, sorted(snapshot(cache))
+    assert not [n for n in os.listdir(cache) if n.startswith(".import-")] \
+        if os.path.isdir(cache) else True
+    assert not os.path.exists("/tmp/platter-evil")
+
+
+def test_refusals(tmp):
+    a = os.path.join(tmp, "a")
+    populate(a)
+    good = os.path.join(tmp, "good.tar.gz")
+    ok(platter(a, "cache", "export", good))
+    failed = []
+    for n, (name, edit, frag) in enumerate(REFUSALS):
+        ms = read_members(good)
+        edit(ms)
+        arc = os.path.join(tmp, f"bad{n}.tar.gz")
+        write_members(arc, ms)
+        try:
+            refused(os.path.join(tmp, f"c{n}"), arc, frag)
+        except AssertionError as e:
+            failed.append(f"{name}: {e}")
+    assert not failed, "; ".join(failed)
+    assert not os.path.exists(os.path.join(tmp, "evil"))
+
+
+def test_truncated_and_not_an_archive(tmp):
+    a = os.path.join(tmp, "a")
+    populate(a)
+    for suffix in ("tar.zst", "tar.xz", "tar.gz"):
+        arc = os.path.join(tmp, f"a.{suffix}")
+        ok(platter(a, "cache", "export", arc))
+        data = open(arc, "rb").read()
+        for n, cut in enumerate((len(data) // 2, len(data) - 40)):
+            short = os.path.join(tmp, f"short{n}.{suffix}")
+            write(short, data[:cut])
+            p = platter(os.path.join(tmp, f"t-{suffix}-{n}"), "cache", "import", short)
+            lines = p.stderr.strip().splitlines()
+            assert p.returncode == 1 and len(lines) == 1 and "Traceback" not in p.stderr \
+                and ("truncated" in lines[0] or "archive ends before" in lines[0]), \
+                (suffix, cut, p.stderr)
+            assert snapshot(os.path.join(tmp, f"t-{suffix}-{n}")) == {}
+    refused(os.path.join(tmp, "r"), os.path.join(ROOT, "README.md"),
+            "not a platter cache archive")
+
+
+def test_complete_entry_never_overwritten(tmp):
+    a, c = os.path.join(tmp, "a"), os.path.join(tmp, "c")
+    populate(a)
+    arc = os.path.join(tmp, "a.tar.gz")
+    ok(platter(a, "cache", "export", arc))
+    mine = os.path.join(c, "kernel", "out", f"base-{key('build-kernel', 'base')}")
+    write(f"{mine}/bzImage", b"built here\n")
+    write(f"{mine}/info", b"variant=base\n")
+    p = ok(platter(c, "cache", "import", arc))
+    assert "kernel base" in p.stderr and "already in the cache, kept" in p.stderr, p.stderr
+    assert open(f"{mine}/bzImage", "rb").read() == b"built here\n"
+    assert not os.path.exists(f"{mine}/config")
+    # an unfinished entry in the way: refused before anything is installed
+    d = os.path.join(tmp, "d")
+    write(os.path.join(d, "initramfs", key("build-initramfs"), "partial"), b"")
+    p = platter(d, "cache", "import", arc)
+    assert p.returncode == 1 and "is not a complete entry" in p.stderr, p.stderr
+    assert not os.path.exists(os.path.join(d, "qemu"))
+
+
+tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_builds_find_the_import,
+                                    test_xz_and_gzip,
+                                    test_nothing_to_export, test_refusals,
+                                    test_truncated_and_not_an_archive,
+                                    test_complete_entry_never_overwritten)],
+        with_tmpdir=True)
