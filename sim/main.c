@@ -14,14 +14,38 @@
 #include "units.h"
 #include "workload.h"
 
+/* Every option is text until units_parse() reads it, so all numbers get
+ * the same checks and messages, and NULL means "not given". */
 typedef struct {
     char *profile, *profile_dir, *workload, *pattern, *policy, *bs, *span,
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
-         *queue_policy, *trace_out;
-    gint jobs, queue_depth, explain, flush_queues;
-    gint64 seed;
+         *queue_policy, *trace_out, *jobs, *queue_depth, *explain,
+         *flush_queues, *seed;
     gboolean json, flush_share, xfs_log, dump_profile, verify;
 } Opts;
+
+#define NS_PER_S 1000000000ull
+static const UnitsSpec spec_size = { "bytes", 1, 0, UINT64_MAX, true };
+static const UnitsSpec spec_runtime = { "s", NS_PER_S, 1, 100000 * NS_PER_S,
+                                        false };
+static const UnitsSpec spec_host_us = { "us", 1000, 0, NS_PER_S, false };
+static const UnitsSpec spec_jobs = { NULL, 1, 1, 4096, false };
+static const UnitsSpec spec_flush_queues = { NULL, 1, 0, 4096, false };
+static const UnitsSpec spec_queue_depth = { NULL, 1, 1, 65536, false };
+static const UnitsSpec spec_explain = { NULL, 1, 0, UINT32_MAX, false };
+static const UnitsSpec spec_seed = { NULL, 1, 0, UINT64_MAX, false };
+
+/* An option's number, or `dflt` when it was not given. */
+static bool num_opt(const char *name, const char *v, const UnitsSpec *u,
+                    uint64_t dflt, uint64_t *out, GError **errp)
+{
+    g_autofree char *what = g_strdup_printf("--%s", name);
+    if (!v) {
+        *out = dflt;
+        return true;
+    }
+    return units_parse(what, v, u, out, errp);
+}
 
 /* Set an option error and return false, so checks read as one line. */
 G_GNUC_PRINTF(2, 3)
@@ -46,21 +70,6 @@ static bool on_off(const char *name, const char *v, HwmTristate *out,
         *out = HWM_OFF;
     } else {
         return bad(errp, "--%s: expected on or off, got '%s'", name, v);
-    }
-    return true;
-}
-
-static bool size_opt(const char *name, const char *v, uint64_t dflt,
-                     uint64_t *out, GError **errp)
-{
-    if (!v) {
-        *out = dflt;
-        return true;
-    }
-    if (!units_parse_size(v, out)) {
-        return bad(errp, "--%s: bad size '%s' (a number with an optional K, "
-                         "M, G or T suffix)",
-                         name, v);
     }
     return true;
 }
@@ -92,11 +101,18 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     } else if (strcmp(o->pattern, "seq") != 0) {
         return bad(errp, "--pattern: unknown '%s' (seq, rand)", o->pattern);
     }
-    if (!size_opt("bs", o->bs, 4096, &p->bs_bytes, errp) ||
-        !size_opt("span", o->span, 100ull << 30, &p->span_bytes, errp) ||
-        !size_opt("offset", o->offset, 0, &p->offset_bytes, errp)) {
+    uint64_t jobs, flush_queues, explain;
+    if (!num_opt("bs", o->bs, &spec_size, 4096, &p->bs_bytes, errp) ||
+        !num_opt("span", o->span, &spec_size, 100ull << 30, &p->span_bytes,
+                 errp) ||
+        !num_opt("offset", o->offset, &spec_size, 0, &p->offset_bytes, errp) ||
+        !num_opt("jobs", o->jobs, &spec_jobs, 1, &jobs, errp) ||
+        !num_opt("runtime", o->runtime, &spec_runtime, 60 * NS_PER_S, &v,
+                 errp)) {
         return false;
     }
+    p->runtime_ns = (hwm_ns)v;
+    p->jobs = (uint32_t)jobs;
     if (p->bs_bytes == 0 || p->bs_bytes % HWM_SECTOR_BYTES) {
         return bad(errp, "--bs: %" G_GUINT64_FORMAT " is not a positive "
                          "multiple of %u", p->bs_bytes, HWM_SECTOR_BYTES);
@@ -104,38 +120,22 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     if (p->offset_bytes % p->bs_bytes) {
         return bad(errp, "--offset: must be a multiple of --bs");
     }
-    if (o->jobs < 1 || o->jobs > 4096) {
-        return bad(errp, "--jobs: %d is outside 1..4096", o->jobs);
-    }
-    p->jobs = (uint32_t)o->jobs;
     if (p->span_bytes / p->bs_bytes < p->jobs) {
         return bad(errp, "--span: too small for %u jobs of --bs %"
                          G_GUINT64_FORMAT, p->jobs, p->bs_bytes);
     }
-    if (!units_parse_decimal(o->runtime, 1000000000ull, &v) || v == 0 ||
-        v > 100000ull * 1000000000ull) {
-        return bad(errp, "--runtime: bad duration '%s' (seconds, above 0 and "
-                         "at most 100000, e.g. 60 or 0.5)",
-                         o->runtime);
-    }
-    p->runtime_ns = (hwm_ns)v;
-    if (!units_parse_decimal(o->host_us, 1000, &v) || v > 1000000000ull) {
-        return bad(errp, "--host-us: bad duration '%s' (microseconds)",
-                         o->host_us);
+    if (!num_opt("host-us", o->host_us, &spec_host_us, 10000, &v, errp) ||
+        !num_opt("flush-queues", o->flush_queues, &spec_flush_queues, 0,
+                 &flush_queues, errp) ||
+        !num_opt("seed", o->seed, &spec_seed, 1, &p->seed, errp) ||
+        !num_opt("explain", o->explain, &spec_explain, 0, &explain, errp)) {
+        return false;
     }
     p->host_cmd_ns = (hwm_ns)v;
     p->flush_share = o->flush_share;
     p->xfs_log = o->xfs_log;
-    if (o->flush_queues < 0 || o->flush_queues > 4096) {
-        return bad(errp, "--flush-queues: %d is outside 0..4096",
-                   o->flush_queues);
-    }
-    p->flush_queues = (uint32_t)o->flush_queues;
-    p->seed = (uint64_t)o->seed;
-    if (o->explain < 0) {
-        return bad(errp, "--explain: must be >= 0");
-    }
-    p->explain = (uint32_t)o->explain;
+    p->flush_queues = (uint32_t)flush_queues;
+    p->explain = (uint32_t)explain;
     p->explain_out = o->json ? stderr : stdout;
 
     memset(cfg, 0, sizeof *cfg);
@@ -143,11 +143,12 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         !on_off("fua", o->fua, &cfg->fua, errp)) {
         return false;
     }
-    if (o->queue_depth < 0 || o->queue_depth > 65536) {
-        return bad(errp, "--queue-depth: %d is outside 1..65536",
-                         o->queue_depth);
+    /* 0: the profile's */
+    if (!num_opt("queue-depth", o->queue_depth, &spec_queue_depth, 0, &v,
+                 errp)) {
+        return false;
     }
-    cfg->queue_depth = (uint32_t)o->queue_depth;
+    cfg->queue_depth = (uint32_t)v;
     if (o->queue_policy) {
         if (!strcmp(o->queue_policy, "fifo")) {
             cfg->policy = HWM_POLICY_FIFO;
@@ -205,10 +206,12 @@ static int run(Opts *o, GError **errp)
     uint64_t cap = hwm_device_capacity_bytes(dev);
     if (p.kind != WL_REPLAY &&
         (p.offset_bytes > cap || p.span_bytes > cap - p.offset_bytes)) {
+        /* the two apart: their sum may not fit in 64 bits */
         g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
-                    "--offset + --span (%" G_GUINT64_FORMAT " bytes) is past "
-                    "the device end (%" G_GUINT64_FORMAT " bytes)",
-                    p.offset_bytes + p.span_bytes, cap);
+                    "--offset (%" G_GUINT64_FORMAT " bytes) + --span (%"
+                    G_GUINT64_FORMAT " bytes) is past the device end (%"
+                    G_GUINT64_FORMAT " bytes)", p.offset_bytes, p.span_bytes,
+                    cap);
         return 2;
     }
     bool uses_fua = p.kind == WL_DSYNC &&
@@ -287,7 +290,7 @@ int main(int argc, char **argv)
 {
     /* string options start NULL: GOption replaces, it does not free, the
      * initial value; defaults are applied after parsing */
-    Opts o = { .jobs = 1, .seed = 1 };
+    Opts o = { 0 };
     GOptionEntry entries[] = {
         { "profile", 0, 0, G_OPTION_ARG_STRING, &o.profile,
           "drive profile: a NAME in the profile dir or a FILE", "NAME|FILE" },
@@ -310,7 +313,7 @@ int main(int argc, char **argv)
           "start of the span (default 0)", "SIZE" },
         { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime,
           "virtual seconds to run (default 60)", "SECONDS" },
-        { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs,
+        { "jobs", 0, 0, G_OPTION_ARG_STRING, &o.jobs,
           "closed-loop jobs (default 1)", "N" },
         { "flush-share", 0, 0, G_OPTION_ARG_NONE, &o.flush_share,
           "fsync-append: skip a flush when one submitted after the write "
@@ -318,7 +321,7 @@ int main(int argc, char **argv)
         { "xfs-log", 0, 0, G_OPTION_ARG_NONE, &o.xfs_log,
           "fsync-append: model xfs's log force (group-committed iclog "
           "writes with a preflush) between the write and the flush", NULL },
-        { "flush-queues", 0, 0, G_OPTION_ARG_INT, &o.flush_queues,
+        { "flush-queues", 0, 0, G_OPTION_ARG_STRING, &o.flush_queues,
           "fsync-append: the guest's blk-flush merges flushes on N "
           "hardware queues (job i on queue i mod N, the log on queue 0; "
           "one per vCPU); 0, the default, sends every flush", "N" },
@@ -335,15 +338,15 @@ int main(int argc, char **argv)
           "override the profile's volatile write cache", "on|off" },
         { "fua", 0, 0, G_OPTION_ARG_STRING, &o.fua,
           "override the profile's native FUA", "on|off" },
-        { "queue-depth", 0, 0, G_OPTION_ARG_INT, &o.queue_depth,
+        { "queue-depth", 0, 0, G_OPTION_ARG_STRING, &o.queue_depth,
           "override the profile's queue depth", "N" },
         { "queue-policy", 0, 0, G_OPTION_ARG_STRING, &o.queue_policy,
           "override the profile's command order", "fifo|sptf" },
-        { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed,
+        { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed,
           "random offsets' seed (default 1)", "N" },
         { "json", 0, 0, G_OPTION_ARG_NONE, &o.json,
           "one versioned JSON object on stdout", NULL },
-        { "explain", 0, 0, G_OPTION_ARG_INT, &o.explain,
+        { "explain", 0, 0, G_OPTION_ARG_STRING, &o.explain,
           "print the first N device commands as a timeline", "N" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -367,8 +370,6 @@ int main(int argc, char **argv)
     set_default(&o.workload, "dsync");
     set_default(&o.pattern, "seq");
     set_default(&o.policy, "fua+flush");
-    set_default(&o.runtime, "60");
-    set_default(&o.host_us, "10");
     rc = run(&o, &err);
     if (err) {
         fprintf(stderr, "platter-sim: %s\n", err->message);
@@ -390,5 +391,10 @@ int main(int argc, char **argv)
     g_free(o.fua);
     g_free(o.queue_policy);
     g_free(o.trace_out);
+    g_free(o.jobs);
+    g_free(o.queue_depth);
+    g_free(o.explain);
+    g_free(o.flush_queues);
+    g_free(o.seed);
     return rc;
 }

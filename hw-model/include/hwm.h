@@ -45,6 +45,14 @@ G_BEGIN_DECLS
 
 typedef int64_t hwm_ns;                 /* absolute time, nanoseconds */
 #define HWM_NEVER INT64_MAX             /* next_event(): nothing pending */
+/*
+ * The latest time a host may give (about 146 years).  The model adds the
+ * time its commands take to the times it is given; the half of the int64
+ * range above this leaves those sums room that no real queue of work comes
+ * near, so they never overflow.  hwm_submit() refuses a later time
+ * (HWM_ERROR_TIME); hwm_advance() and hwm_power_cut() expect times up to it.
+ */
+#define HWM_TIME_MAX (INT64_MAX / 2)
 #define HWM_SECTOR_BYTES 512u           /* request granularity */
 
 #define HWM_ERROR hwm_error_quark()
@@ -55,7 +63,8 @@ typedef enum {
     HWM_ERROR_INVALID,      /* a request or option is malformed */
     HWM_ERROR_RANGE,        /* a request reaches past the end of the device */
     HWM_ERROR_QUEUE_FULL,   /* more commands than queue_depth outstanding */
-    HWM_ERROR_TIME,         /* the host's clock went backwards */
+    HWM_ERROR_TIME,         /* the host's clock went backwards, or past
+                               HWM_TIME_MAX */
 } HwmErrorCode;
 
 /* ---- profiles ---------------------------------------------------------- */
@@ -228,6 +237,8 @@ const char *hwm_op_name(HwmOp op);
  */
 bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
                        const char **why);
+/* The inverse: append value / scale as an exact decimal ("8.25"). */
+void hwm_append_decimal(GString *s, uint64_t value, uint64_t scale);
 
 G_END_DECLS
 

@@ -182,7 +182,10 @@ static void emit(HwmDevice *d, const HwmEvent *ev)
 static hwm_ns iface_ns(const HwmDevice *d, uint64_t bytes)
 {
     uint64_t r = d->prof.interface_bytes_per_s;
-    return (hwm_ns)((bytes * 1000000000ull + r - 1) / r);
+    /* 128 bits: bytes * 10^9 passes 2^64 from 18.4 GB on (that wrapped);
+     * the quotient stays below 2^62 ns up to 4.6 PB at the slowest link
+     * the profile allows (1 MB/s) */
+    return (hwm_ns)(((unsigned __int128)bytes * 1000000000u + r - 1) / r);
 }
 
 static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
@@ -1008,6 +1011,13 @@ uint32_t hwm_device_rotation_rpm(const HwmDevice *d)
 
 static bool check_time(HwmDevice *d, hwm_ns now, GError **errp)
 {
+    if (now > HWM_TIME_MAX) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_TIME,
+                    "time %" G_GINT64_FORMAT " ns is past the latest the "
+                    "model accepts (%" G_GINT64_FORMAT " ns)", now,
+                    (hwm_ns)HWM_TIME_MAX);
+        return false;
+    }
     if (now < d->now) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_TIME,
                     "time went backwards: %" G_GINT64_FORMAT " ns after %"

@@ -330,8 +330,6 @@ static const KeyDef *key_with_other_unit(const char *name)
     return NULL;
 }
 
-static void append_decimal(GString *s, uint64_t v, uint64_t scale);
-
 static bool check_bounds(const HwmProfile *p, const KeyDef *k, uint64_t v,
                          const char *where, GError **errp)
 {
@@ -346,11 +344,11 @@ static bool check_bounds(const HwmProfile *p, const KeyDef *k, uint64_t v,
         } else {
             /* say it in the key's own unit */
             g_autoptr(GString) m = g_string_new(NULL);
-            append_decimal(m, v, k->scale);
+            hwm_append_decimal(m, v, k->scale);
             g_string_append(m, " is outside ");
-            append_decimal(m, k->min, k->scale);
+            hwm_append_decimal(m, k->min, k->scale);
             g_string_append(m, "..");
-            append_decimal(m, k->max, k->scale);
+            hwm_append_decimal(m, k->max, k->scale);
             g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE, "%s: key '%s': %s",
                         where, k->key, m->str);
         }
@@ -589,7 +587,7 @@ uint64_t hwm_profile_capacity_bytes(const HwmProfile *p)
 }
 
 /* Write a value in the key's own unit, exactly (no floating point). */
-static void append_decimal(GString *s, uint64_t v, uint64_t scale)
+void hwm_append_decimal(GString *s, uint64_t v, uint64_t scale)
 {
     g_string_append_printf(s, "%" G_GUINT64_FORMAT, v / scale);
     uint64_t rem = v % scale;
@@ -628,7 +626,7 @@ char *hwm_profile_dump(const HwmProfile *p)
             g_string_append(s, v ? "yes" : "no");
             break;
         default:
-            append_decimal(s, v, k->scale);
+            hwm_append_decimal(s, v, k->scale);
         }
         g_string_append_printf(s, "    # %s, %s\n", unit_of(k), k->help);
     }

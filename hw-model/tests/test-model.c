@@ -486,6 +486,44 @@ static void test_bad_requests(void)
     g_assert_cmpint(hwm_next_event(d), !=, HWM_NEVER);
 }
 
+/* Times past HWM_TIME_MAX are refused, not overflowed; up to it they work. */
+static void test_time_range(void)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    HwmRequest r = { .op = HWM_OP_WRITE, .length = 4096 };
+    hwm_ns bad[] = { HWM_TIME_MAX + 1, INT64_MAX - 1000, INT64_MAX };
+    GError *err = NULL;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_assert_false(hwm_submit(d, bad[i], &r, &err));
+        g_assert_error(err, HWM_ERROR, HWM_ERROR_TIME);
+        g_assert_nonnull(strstr(err->message, "past the latest"));
+        g_clear_error(&err);
+        g_assert_cmpint(hwm_next_event(d), ==, HWM_NEVER);
+    }
+    submit(d, HWM_TIME_MAX, 1, HWM_OP_WRITE, 0, 0, 4096);
+    HwmEvent e = next_completion(d);
+    g_assert_cmpint(e.time_ns, >, HWM_TIME_MAX);
+    g_assert_cmpint(e.t.queue_ns, >=, 0);
+}
+
+/* The interface time of a request past 18.4 GB (bytes * 10^9 > 2^64
+ * wrapped): fast media behind a slow link, so the link dominates. */
+static void test_huge_transfer(void)
+{
+    g_autoptr(HwmProfile) p = parse(
+        "type = flash\ncapacity_bytes = 32000000000\nparallel_units = 1\n"
+        "read_us = 1\nprogram_us = 1\nprogram_kb = 1024\n"
+        "interface_mb_s = 1\nwrite_cache = no\n");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    uint64_t len = 20000000000ull;      /* 20 GB at 1 MB/s: 20000 s */
+
+    submit(d, 0, 1, HWM_OP_READ, 0, 0, len);
+    HwmEvent e = next_completion(d);
+    g_assert_cmpint(e.t.transfer_ns, >=, (hwm_ns)20000 * 1000000000);
+}
+
 static void test_config_errors(void)
 {
     g_autoptr(HwmProfile) p = load("ideal");
@@ -611,6 +649,8 @@ int main(int argc, char **argv)
                     test_power_cut_keeps_due_events);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
+    g_test_add_func("/input/time-range", test_time_range);
+    g_test_add_func("/physics/huge-transfer", test_huge_transfer);
     g_test_add_func("/input/config-errors", test_config_errors);
     g_test_add_func("/input/profile-errors", test_profile_errors);
     g_test_add_func("/input/shipped-profiles", test_shipped_profiles);
