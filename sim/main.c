@@ -228,6 +228,9 @@ static int run(Opts *o, GError **errp)
         if (!trace) {
             return 2;
         }
+        if (o->verify && !trace_check_verifiable(trace, o->trace, errp)) {
+            return 2;
+        }
         p.trace = trace;
         p.trace_name = o->trace;
     }
@@ -253,6 +256,15 @@ static int run(Opts *o, GError **errp)
     if (!ran) {
         return 1;
     }
+    if (o->verify && r.replay_mismatches > 0) {
+        /* the verdict alone: a report of a failed check is not a result */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                    " completions differ from the trace (first at %s:%u)",
+                    r.replay_mismatches, r.replay_checked, o->trace,
+                    r.replay_first_mismatch_line);
+        return 1;
+    }
     ReportInfo info = {
         .profile = hwm_profile_name(prof), .workload = o->workload,
         .policy = p.kind == WL_DSYNC ? policy_name(p.policy) : NULL,
@@ -266,15 +278,6 @@ static int run(Opts *o, GError **errp)
         report_json(stdout, &p, &r, &info);
     } else {
         report_human(stdout, &p, &r, &info);
-    }
-    if (o->verify && p.kind == WL_REPLAY &&
-        (r.replay_mismatches > 0 || r.replay_checked == 0)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                    " completions differ from the trace (first at %s:%u)",
-                    r.replay_mismatches, r.replay_checked, o->trace,
-                    r.replay_first_mismatch_line);
-        return 1;
     }
     return 0;
 }

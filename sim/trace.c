@@ -258,6 +258,42 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
     return g_steal_pointer(&reqs);
 }
 
+bool trace_check_verifiable(const GArray *reqs, const char *source,
+                            GError **errp)
+{
+    uint32_t requests = 0, recorded = 0, first_missing = 0;
+
+    for (guint i = 0; i < reqs->len; i++) {
+        const TraceReq *r = &g_array_index(reqs, TraceReq, i);
+        if (r->power_cut) {
+            continue;
+        }
+        requests++;
+        if (r->expect_done_ns >= 0) {
+            recorded++;
+        } else if (first_missing == 0 || r->line < first_missing) {
+            first_missing = r->line;
+        }
+    }
+    if (recorded == 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--verify: %s records no completion (# done=<ns>): "
+                    "nothing to check", source);
+        return false;
+    }
+    if (recorded < requests) {
+        /* a recorder writes every completion: lines without one were
+         * added or edited, and would go unchecked */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--verify: %u of %u requests in %s have no recorded "
+                    "completion (# done=<ns>), first at %s:%u",
+                    requests - recorded, requests, source, source,
+                    first_missing);
+        return false;
+    }
+    return true;
+}
+
 GArray *trace_load(const char *path, GError **errp)
 {
     g_autofree char *text = NULL;

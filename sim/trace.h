@@ -34,6 +34,10 @@ typedef struct {
 GArray *trace_parse(const char *text, gsize len, const char *source,
                     GError **errp);
 GArray *trace_load(const char *path, GError **errp);
+/* For --verify: every request must have a recorded completion (a trace that
+ * records none, or only some, would leave requests unchecked). */
+bool trace_check_verifiable(const GArray *reqs, const char *source,
+                            GError **errp);
 
 /* Write the same format: a header, then one line per completed request. */
 void trace_write_header(FILE *f, const char *profile);

@@ -958,10 +958,7 @@ static void drop_commands(HwmDevice *d)
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
     d->room_fail.cmd = NULL;
-    for (uint32_t u = 0; u < d->nunits; u++) {
-        ArmPos arm = d->units[u].arm;
-        d->units[u] = (Unit){ .arm = arm };
-    }
+    memset(d->units, 0, sizeof *d->units * d->nunits);
 }
 
 void hwm_device_free(HwmDevice *d)
@@ -1155,7 +1152,17 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
     d->st.power_cuts++;
     drop_commands(d);
     hwm_cache_clear(&d->cache);
+    /*
+     * Power-on state, the same whatever the dropped commands had done: the
+     * arm starts where a new device's does, the write-miss draws and the
+     * media-cache log start over.  Commands the cut dropped never complete,
+     * so a trace of the run cannot show them; had they moved the arm or the
+     * draw count, a replay of that trace would time everything after the
+     * cut differently (platter-sim --verify).
+     */
+    d->positioned_writes = 0;
     d->log_open = false;
+    d->log_head = 0;
     d->last_busy = d->now;
     return lost;
 }

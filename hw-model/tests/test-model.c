@@ -436,6 +436,37 @@ static void test_power_cut_keeps_due_events(void)
     hwm_profile_free(p);
 }
 
+/*
+ * After a cut the device is in power-on state whatever the cut dropped: a
+ * device that was seeking to and writing far away when the power failed
+ * times the next requests exactly as one that was idle (a trace of the
+ * run, which cannot show dropped commands, replays exactly).
+ */
+static void test_power_cut_forgets_dropped(void)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    g_autoptr(HwmDevice) busy = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    g_autoptr(HwmDevice) idle = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t blocks = hwm_device_capacity_bytes(busy) / 4096;
+    const hwm_ns cut = 10 * MS;
+
+    /* writes after long seeks: they move the arm and draw write misses */
+    for (uint64_t i = 0; i < 8; i++) {
+        submit(busy, 0, i, HWM_OP_WRITE, 0,
+               (blocks - 1 - i * (blocks / 9)) * 4096, 4096);
+    }
+    g_array_unref(hwm_power_cut(busy, cut));
+    g_array_unref(hwm_power_cut(idle, cut));
+    for (uint64_t i = 0; i < 32; i++) {
+        uint64_t off = (i * 7919 % 97) * (blocks / 100) * 4096;
+        submit(busy, cut + (hwm_ns)i * 50 * MS, i, HWM_OP_WRITE, 0, off, 4096);
+        submit(idle, cut + (hwm_ns)i * 50 * MS, i, HWM_OP_WRITE, 0, off, 4096);
+        HwmEvent a = next_completion(busy), b = next_completion(idle);
+        g_assert_cmpint(a.time_ns, ==, b.time_ns);
+        g_assert_cmpuint(a.write_misses, ==, b.write_misses);
+    }
+}
+
 static void test_sptf_beats_fifo(void)
 {
     hwm_ns fifo = qd32_mean(HWM_POLICY_FIFO), sptf = qd32_mean(HWM_POLICY_SPTF);
@@ -647,6 +678,8 @@ int main(int argc, char **argv)
     g_test_add_func("/physics/sptf-beats-fifo", test_sptf_beats_fifo);
     g_test_add_func("/durability/power-cut-keeps-due-events",
                     test_power_cut_keeps_due_events);
+    g_test_add_func("/durability/power-cut-forgets-dropped",
+                    test_power_cut_forgets_dropped);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
     g_test_add_func("/input/time-range", test_time_range);

@@ -14,8 +14,9 @@ args    platter-sim's arguments, split like a shell (shlex).  Placeholders:
         FIFO with no writer, {profiles} the shipped profile directory.
 input   the content of {in}: `\\n`, `\\t`, `\\\\` and `\\xHH` escapes;
         `<<PATH>>` is replaced by the content of PATH (after placeholders),
-        `<<PATH|grep -v RE>>` by its lines that do not match RE; `-` means
-        no input file.
+        `<<PATH|grep -v RE>>` by its lines that do not match RE,
+        `<<PATH|cut RE>>` by its text with every match of RE cut out; `-`
+        means no input file.
 exit    the expected exit status.
 stderr  a fragment stderr must contain (placeholders apply); `-`: stderr
         must be empty.
@@ -67,12 +68,13 @@ def include(m):
     path, _, filt = m.group(1).partition("|")
     with open(path, encoding="latin-1") as f:
         text = f.read()
-    if filt:
-        cmd, _, pattern = filt.strip().partition(" -v ")
-        if cmd.strip() != "grep" or not pattern:
-            raise ValueError(f"unsupported include filter '{filt}'")
-        rx = re.compile(pattern)
+    if filt.startswith("grep -v "):
+        rx = re.compile(filt[len("grep -v "):])
         text = "".join(line for line in text.splitlines(True) if not rx.search(line))
+    elif filt.startswith("cut "):
+        text = re.sub(filt[len("cut "):], "", text)
+    elif filt:
+        raise ValueError(f"unsupported include filter '{filt}'")
     return text
 
 
@@ -105,7 +107,7 @@ def run_case(cols, subst, tmp):
     args, inp, want_rc, want_err, want_out = cols
     inpath = os.path.join(tmp, "input")
     if inp != "-":
-        text = re.sub(r"<<(.+?)>>", include, fill(unescape(inp), subst))
+        text = re.sub(r"<<(.+?)>>", include, fill(unescape(inp), subst), flags=re.S)
         with open(inpath, "w", encoding="latin-1") as f:
             f.write(text)
     argv = [SIM] + [fill(a, {**subst, "{in}": inpath}) for a in shlex.split(args)]
