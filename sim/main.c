@@ -214,6 +214,18 @@ static int run(Opts *o, GError **errp)
                     cap);
         return 2;
     }
+    if (p.kind == WL_FSYNC_APPEND && p.xfs_log &&
+        cap - p.offset_bytes - p.span_bytes < p.bs_bytes) {
+        /* fsync.c puts the log's blocks after the span */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
+                    "--xfs-log: the log goes after --offset + --span and "
+                    "needs at least --bs (%" G_GUINT64_FORMAT " bytes) there, "
+                    "but they end %" G_GUINT64_FORMAT " bytes before the "
+                    "device end (%" G_GUINT64_FORMAT " bytes): make --span "
+                    "smaller", p.bs_bytes,
+                    cap - p.offset_bytes - p.span_bytes, cap);
+        return 2;
+    }
     bool uses_fua = p.kind == WL_DSYNC &&
                     (p.policy == POL_FUA || p.policy == POL_FUA_FLUSH);
     if (uses_fua && !hwm_device_fua(dev)) {
