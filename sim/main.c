@@ -7,7 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "trace.h"
@@ -136,7 +138,6 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     p->xfs_log = o->xfs_log;
     p->flush_queues = (uint32_t)flush_queues;
     p->explain = (uint32_t)explain;
-    p->explain_out = o->json ? stderr : stdout;
 
     memset(cfg, 0, sizeof *cfg);
     if (!on_off("write-cache", o->write_cache, &cfg->write_cache, errp) ||
@@ -163,6 +164,106 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         return bad(errp, "--workload replay needs --trace FILE");
     }
     return true;
+}
+
+/*
+ * Output that appears only when the run succeeds, so an error leaves no
+ * partial timeline and no partial trace file: --explain's timeline is
+ * spooled to an unnamed temporary file and copied out at the end;
+ * --trace-out is written to a temporary file beside its target and renamed
+ * over it.
+ */
+typedef struct {
+    FILE *explain;          /* the spool, or NULL */
+    FILE *trace;            /* the temporary trace, or NULL */
+    char *trace_tmp;        /* its name */
+} Pending;
+
+static bool pending_open(Pending *pd, const Opts *o, bool explain,
+                         GError **errp)
+{
+    struct stat st;
+
+    if (explain && !(pd->explain = tmpfile())) {
+        return bad(errp, "--explain: cannot create a temporary file: %s",
+                   g_strerror(errno));
+    }
+    if (!o->trace_out) {
+        return true;
+    }
+    /* renaming over a device or FIFO would replace it, not write to it */
+    if (stat(o->trace_out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        return bad(errp, "--trace-out: %s exists and is not a regular file",
+                   o->trace_out);
+    }
+    pd->trace_tmp = g_strdup_printf("%s.XXXXXX", o->trace_out);
+    int fd = g_mkstemp(pd->trace_tmp);
+    if (fd < 0) {
+        g_clear_pointer(&pd->trace_tmp, g_free);
+        return bad(errp, "--trace-out: cannot write %s: %s", o->trace_out,
+                   g_strerror(errno));
+    }
+    if (!(pd->trace = fdopen(fd, "w"))) {
+        close(fd);
+        return bad(errp, "--trace-out: cannot write %s: %s", o->trace_out,
+                   g_strerror(errno));
+    }
+    return true;
+}
+
+static bool pending_commit(Pending *pd, const Opts *o, FILE *explain_to,
+                           GError **errp)
+{
+    if (pd->trace) {
+        FILE *f = g_steal_pointer(&pd->trace);
+        bool written = !ferror(f);
+        if (fclose(f) != 0 || !written) {
+            return bad(errp, "--trace-out: writing %s failed: %s",
+                       pd->trace_tmp, g_strerror(errno));
+        }
+        if (rename(pd->trace_tmp, o->trace_out) != 0) {
+            return bad(errp, "--trace-out: cannot rename %s to %s: %s",
+                       pd->trace_tmp, o->trace_out, g_strerror(errno));
+        }
+        g_clear_pointer(&pd->trace_tmp, g_free);
+    }
+    if (pd->explain) {
+        char buf[65536];
+        size_t n;
+        rewind(pd->explain);
+        while ((n = fread(buf, 1, sizeof buf, pd->explain)) > 0) {
+            fwrite(buf, 1, n, explain_to);
+        }
+    }
+    return true;
+}
+
+/* Close whatever is open, remove the temporary trace. */
+static void pending_discard(Pending *pd)
+{
+    if (pd->explain) {
+        fclose(pd->explain);
+    }
+    if (pd->trace) {
+        fclose(pd->trace);
+    }
+    if (pd->trace_tmp) {
+        unlink(pd->trace_tmp);
+        g_free(pd->trace_tmp);
+    }
+    *pd = (Pending){ 0 };
+}
+
+/* --verify's verdict; a report of a failed check is not a result */
+static bool verified(const Opts *o, const SimResult *r, GError **errp)
+{
+    if (!o->verify || r->replay_mismatches == 0) {
+        return true;
+    }
+    return bad(errp, "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+               " completions differ from the trace (first at %s:%u)",
+               r->replay_mismatches, r->replay_checked, o->trace,
+               r->replay_first_mismatch_line);
 }
 
 static uint64_t cpu_ns(void)
@@ -246,37 +347,22 @@ static int run(Opts *o, GError **errp)
         p.trace = trace;
         p.trace_name = o->trace;
     }
-    FILE *trace_out = NULL;
-    if (o->trace_out) {
-        trace_out = fopen(o->trace_out, "w");
-        if (!trace_out) {
-            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                        "--trace-out: cannot write %s: %s", o->trace_out,
-                        g_strerror(errno));
-            return 2;
-        }
-        trace_write_header(trace_out, hwm_profile_name(prof));
-        p.trace_out = trace_out;
+    Pending out = { 0 };
+    if (!pending_open(&out, o, p.explain > 0, errp)) {
+        pending_discard(&out);
+        return 2;
     }
-    bool ran = sim_run(dev, &p, &r, errp);
-    if (trace_out && fclose(trace_out) != 0 && ran) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--trace-out: writing %s failed: %s", o->trace_out,
-                    g_strerror(errno));
+    p.explain_out = out.explain;
+    p.trace_out = out.trace;
+    if (p.trace_out) {
+        trace_write_header(p.trace_out, hwm_profile_name(prof));
+    }
+    if (!sim_run(dev, &p, &r, errp) || !verified(o, &r, errp) ||
+        !pending_commit(&out, o, o->json ? stderr : stdout, errp)) {
+        pending_discard(&out);
         return 1;
     }
-    if (!ran) {
-        return 1;
-    }
-    if (o->verify && r.replay_mismatches > 0) {
-        /* the verdict alone: a report of a failed check is not a result */
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                    " completions differ from the trace (first at %s:%u)",
-                    r.replay_mismatches, r.replay_checked, o->trace,
-                    r.replay_first_mismatch_line);
-        return 1;
-    }
+    pending_discard(&out);
     ReportInfo info = {
         .profile = hwm_profile_name(prof), .workload = o->workload,
         .policy = p.kind == WL_DSYNC ? policy_name(p.policy) : NULL,

@@ -300,8 +300,8 @@ GArray *trace_load(const char *path, GError **errp)
     gsize len;
     GError *local = NULL;
 
-    if (!g_file_get_contents(path, &text, &len, &local)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "trace %s: %s", path,
+    if (!hwm_read_file(path, TRACE_MAX_BYTES, &text, &len, &local)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "trace: %s",
                     local->message);
         g_error_free(local);
         return NULL;

@@ -21,6 +21,10 @@
 
 #include "hwm.h"
 
+/* The largest trace file read (about 5 million requests); parsing takes
+ * memory a few times the file's size. */
+#define TRACE_MAX_BYTES (256u * 1024 * 1024)
+
 typedef struct {
     hwm_ns submit_ns;
     HwmRequest req;

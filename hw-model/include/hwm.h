@@ -71,6 +71,9 @@ typedef enum {
 
 typedef struct HwmProfile HwmProfile;
 
+/* A profile is a page of text: a longer file is refused, not read. */
+#define HWM_PROFILE_MAX_BYTES (1024 * 1024)
+
 /*
  * Load a profile from a file.  `name_or_path` containing a '/' or ending in
  * ".profile" is a path; otherwise it is looked up as NAME in `search_dir`
@@ -239,7 +242,16 @@ const char *hwm_op_name(HwmOp op);
  */
 bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
                        const char **why);
-/* The inverse: append value / scale as an exact decimal ("8.25"). */
+/*
+ * Read a whole regular file of at most `max_bytes` into a NUL-terminated
+ * buffer (caller frees).  A FIFO, device, directory or socket is refused
+ * without reading from it (a FIFO with no writer would block for ever,
+ * /dev/zero never ends), and so is a longer file.  Errors name the path.
+ * Profiles and platter-sim's traces share it.
+ */
+bool hwm_read_file(const char *path, gsize max_bytes, char **text, gsize *len,
+                   GError **errp);
+/* The inverse of hwm_parse_decimal: append value / scale exactly ("8.25"). */
 void hwm_append_decimal(GString *s, uint64_t value, uint64_t scale);
 
 G_END_DECLS

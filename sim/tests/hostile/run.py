@@ -11,15 +11,16 @@ name    unique; cases run in file order and share one temporary directory
         ({tmp}), so a case may read what an earlier one wrote.
 args    platter-sim's arguments, split like a shell (shlex).  Placeholders:
         {in} the file holding `input`, {tmp} the shared directory, {fifo} a
-        FIFO with no writer, {profiles} the shipped profile directory.
+        FIFO with no writer, {big} a sparse 2 GiB file, {profiles} the
+        shipped profile directory.
 input   the content of {in}: `\\n`, `\\t`, `\\\\` and `\\xHH` escapes;
         `<<PATH>>` is replaced by the content of PATH (after placeholders),
         `<<PATH|grep -v RE>>` by its lines that do not match RE,
         `<<PATH|cut RE>>` by its text with every match of RE cut out; `-`
         means no input file.
 exit    the expected exit status.
-stderr  a fragment stderr must contain (placeholders apply); `-`: stderr
-        must be empty.
+stderr  fragments stderr must contain, joined by ` && `; `!FRAGMENT`: it
+        must not contain it (placeholders apply); `-`: stderr must be empty.
 stdout  `empty`: nothing on stdout; `any`; otherwise a fragment it must
         contain.  A case that expects a non-zero exit must also leave
         stdout empty whatever this says (no partial report).
@@ -79,7 +80,8 @@ def include(m):
 
 
 def load_cases(tmp):
-    subst = {"{tmp}": tmp, "{fifo}": os.path.join(tmp, "fifo"), "{profiles}": PROFILES}
+    subst = {"{tmp}": tmp, "{fifo}": os.path.join(tmp, "fifo"), "{big}": os.path.join(tmp, "big"),
+             "{profiles}": PROFILES}
     cases, names = [], set()
     with open(CASES, encoding="utf-8") as f:
         for ln, line in enumerate(f, 1):
@@ -125,8 +127,11 @@ def run_case(cols, subst, tmp):
     if want_err == "-":
         if err:
             raise AssertionError(f"stderr not empty: {err.strip()[:500]}")
-    elif want_err not in err:
-        raise AssertionError(f"stderr lacks '{want_err}': {err.strip()[:500]}")
+    for frag in want_err.split(" && ") if want_err != "-" else []:
+        if frag.startswith("!") and frag[1:] in err:
+            raise AssertionError(f"stderr has '{frag[1:]}': {err.strip()[:500]}")
+        if not frag.startswith("!") and frag not in err:
+            raise AssertionError(f"stderr lacks '{frag}': {err.strip()[:500]}")
     words = want_out.split()
     nofiles = [fill(w[len("nofile:"):], subst) for w in words if w.startswith("nofile:")]
     rule = " ".join(w for w in words if not w.startswith("nofile:")) or "any"
@@ -144,6 +149,8 @@ def run_case(cols, subst, tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         os.mkfifo(os.path.join(tmp, "fifo"))
+        with open(os.path.join(tmp, "big"), "wb") as f:
+            f.truncate(2 << 30)
         checks = [(name, lambda c=cols, s=subst: run_case(c, s, tmp))
                   for name, cols, subst in load_cases(tmp)]
         tap.run(checks)
