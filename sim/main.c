@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime: host CPU time, reported apart */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -76,32 +77,112 @@ static bool on_off(const char *name, const char *v, HwmTristate *out,
     return true;
 }
 
+/*
+ * Options that do something only for some workloads.  One given where it
+ * does nothing is an error, not silently ignored: "--xfs-log" with dsync
+ * would otherwise read as a result for xfs.  W_DUMP: --dump-profile, which
+ * prints the profile file and takes none of them.
+ */
+enum {
+    W_DSYNC = 1 << WL_DSYNC,
+    W_FSYNC = 1 << WL_FSYNC_APPEND,
+    W_REPLAY = 1 << WL_REPLAY,
+    W_DUMP = 1 << 3,
+};
+static const char *const workload_names[] = { "dsync", "fsync-append",
+                                              "replay" };
+static const struct {
+    const char *name;
+    size_t offset;          /* in Opts: a char * or, when flag, a gboolean */
+    bool flag;
+    unsigned applies;       /* W_* */
+} scoped[] = {
+#define STR(o, f, w) { o, offsetof(Opts, f), false, w }
+#define FLAG(o, f, w) { o, offsetof(Opts, f), true, w }
+    STR("workload", workload, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("pattern", pattern, W_DSYNC),
+    STR("policy", policy, W_DSYNC),
+    STR("seed", seed, W_DSYNC),
+    STR("bs", bs, W_DSYNC | W_FSYNC),
+    STR("span", span, W_DSYNC | W_FSYNC),
+    STR("offset", offset, W_DSYNC | W_FSYNC),
+    STR("jobs", jobs, W_DSYNC | W_FSYNC),
+    STR("runtime", runtime, W_DSYNC | W_FSYNC),
+    STR("host-us", host_us, W_DSYNC | W_FSYNC),
+    FLAG("flush-share", flush_share, W_FSYNC),
+    FLAG("xfs-log", xfs_log, W_FSYNC),
+    STR("flush-queues", flush_queues, W_FSYNC),
+    STR("trace", trace, W_REPLAY),
+    FLAG("verify", verify, W_REPLAY),
+    STR("trace-out", trace_out, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("explain", explain, W_DSYNC | W_FSYNC | W_REPLAY),
+    FLAG("json", json, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("write-cache", write_cache, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("fua", fua, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("queue-depth", queue_depth, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("queue-policy", queue_policy, W_DSYNC | W_FSYNC | W_REPLAY),
+#undef STR
+#undef FLAG
+};
+
+/* Refuse an option given that does nothing for `mode` (a W_* bit). */
+static bool check_scope(const Opts *o, unsigned mode, const char *mode_name,
+                        GError **errp)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(scoped); i++) {
+        const char *at = (const char *)o + scoped[i].offset;
+        bool given = scoped[i].flag ? *(const gboolean *)at != FALSE
+                                    : *(char *const *)at != NULL;
+        if (!given || (scoped[i].applies & mode)) {
+            continue;
+        }
+        g_autoptr(GString) to = g_string_new(NULL);
+        for (size_t w = 0; w < G_N_ELEMENTS(workload_names); w++) {
+            if (scoped[i].applies & (1u << w)) {
+                g_string_append_printf(to, "%s%s", to->len ? ", " : "",
+                                       workload_names[w]);
+            }
+        }
+        return bad(errp, "--%s does nothing with %s (it applies to "
+                   "--workload %s)", scoped[i].name, mode_name, to->str);
+    }
+    return true;
+}
+
 static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
                          GError **errp)
 {
     uint64_t v;
 
     memset(p, 0, sizeof *p);
-    if (!strcmp(o->workload, "dsync")) {
-        p->kind = WL_DSYNC;
-    } else if (!strcmp(o->workload, "fsync-append")) {
-        p->kind = WL_FSYNC_APPEND;
-    } else if (!strcmp(o->workload, "replay")) {
-        p->kind = WL_REPLAY;
-    } else {
+    const char *workload = o->workload ? o->workload : "dsync";
+    size_t w = 0;
+    while (w < G_N_ELEMENTS(workload_names) &&
+           strcmp(workload, workload_names[w]) != 0) {
+        w++;
+    }
+    if (w == G_N_ELEMENTS(workload_names)) {
         return bad(errp, "--workload: unknown '%s' (dsync, fsync-append, "
-                         "replay)",
-                         o->workload);
+                         "replay)", workload);
     }
-    if (!policy_parse(o->policy, &p->policy)) {
+    p->kind = (WorkloadKind)w;
+    g_autofree char *mode = g_strdup_printf("--workload %s", workload);
+    if (!check_scope(o, 1u << w, mode, errp)) {
+        return false;
+    }
+    const char *policy = o->policy ? o->policy : "fua+flush";
+    if (!policy_parse(policy, &p->policy)) {
         return bad(errp, "--policy: unknown '%s' (fua+flush, fua, "
-                         "write+flush, fua-emulated)",
-                         o->policy);
+                         "write+flush, fua-emulated)", policy);
     }
-    if (!strcmp(o->pattern, "rand")) {
+    if (o->pattern && !strcmp(o->pattern, "rand")) {
         p->random = true;
-    } else if (strcmp(o->pattern, "seq") != 0) {
+    } else if (o->pattern && strcmp(o->pattern, "seq") != 0) {
         return bad(errp, "--pattern: unknown '%s' (seq, rand)", o->pattern);
+    }
+    if (o->seed && !p->random) {
+        return bad(errp, "--seed does nothing without --pattern rand (it "
+                         "seeds the random offsets)");
     }
     uint64_t jobs, flush_queues, explain;
     if (!num_opt("bs", o->bs, &spec_size, 4096, &p->bs_bytes, errp) ||
@@ -293,6 +374,9 @@ static int run(Opts *o, GError **errp)
         return 2;
     }
     if (o->dump_profile) {
+        if (!check_scope(o, W_DUMP, "--dump-profile", errp)) {
+            return 2;
+        }
         g_autofree char *dump = hwm_profile_dump(prof);
         fputs(dump, stdout);
         return 0;
@@ -364,7 +448,8 @@ static int run(Opts *o, GError **errp)
     }
     pending_discard(&out);
     ReportInfo info = {
-        .profile = hwm_profile_name(prof), .workload = o->workload,
+        .profile = hwm_profile_name(prof),
+        .workload = workload_names[p.kind],
         .policy = p.kind == WL_DSYNC ? policy_name(p.policy) : NULL,
         .pattern = p.kind == WL_DSYNC ? (p.random ? "rand" : "seq") : NULL,
         .write_cache = hwm_device_write_cache(dev),
@@ -468,9 +553,6 @@ int main(int argc, char **argv)
     }
     const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
     set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
-    set_default(&o.workload, "dsync");
-    set_default(&o.pattern, "seq");
-    set_default(&o.policy, "fua+flush");
     rc = run(&o, &err);
     if (err) {
         fprintf(stderr, "platter-sim: %s\n", err->message);

@@ -163,10 +163,26 @@ static const KeyDef *find_key(const char *name)
     return NULL;
 }
 
+/* The units a key name may end in, and how --dump-profile names them. */
+static const struct {
+    const char *suffix;
+    const char *name;
+} key_units[] = {
+    { "ms", "ms" }, { "us", "us" }, { "ns", "ns" }, { "mb_s", "MB/s" },
+    { "mb", "MiB" }, { "kb", "KiB" }, { "bytes", "bytes" }, { "pct", "%" },
+};
+
+/* The unit in a key's name, or "" for a count, a name or a yes/no (the
+ * last word is not always a unit: queue_depth, interface_mb_s). */
 static const char *unit_of(const KeyDef *k)
 {
-    const char *us = strrchr(k->key, '_');
-    return us ? us + 1 : "";
+    for (size_t u = 0; u < G_N_ELEMENTS(key_units); u++) {
+        g_autofree char *tail = g_strconcat("_", key_units[u].suffix, NULL);
+        if (g_str_has_suffix(k->key, tail)) {
+            return key_units[u].name;
+        }
+    }
+    return "";
 }
 
 bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
@@ -234,8 +250,14 @@ static bool parse_value(const KeyDef *k, const char *val, uint64_t *out,
 {
     switch (k->type) {
     case T_COUNT:
-        return parse_decimal(val, 1, out, why) ||
-               (*why = "not a whole number", false);
+        if (parse_decimal(val, 1, out, why)) {
+            return true;
+        }
+        /* a fraction; "too large" and "not a number" say it already */
+        if (g_str_has_prefix(*why, "finer")) {
+            *why = "not a whole number";
+        }
+        return false;
     case T_TIME:
     case T_SIZE:
     case T_RATIO:
@@ -315,12 +337,11 @@ static const KeyDef *key_with_other_unit(const char *name)
 {
     g_autofree char *stem = g_strdup(name);
     char *us = strrchr(stem, '_');
-    static const char *const units[] = { "ms", "us", "ns", "mb", "kb",
-                                         "bytes", "mb_s", "pct" };
 
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t u = 0; u < G_N_ELEMENTS(units); u++) {
-            g_autofree char *cand = g_strdup_printf("%s_%s", stem, units[u]);
+        for (size_t u = 0; u < G_N_ELEMENTS(key_units); u++) {
+            g_autofree char *cand = g_strdup_printf("%s_%s", stem,
+                                                    key_units[u].suffix);
             const KeyDef *k = find_key(cand);
             if (k) {
                 return k;
@@ -485,6 +506,15 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
         if (!parse_value(k, val, &v, &why)) {
             g_autofree char *names =
                 k->type == T_ENUM ? allowed_names(k) : NULL;
+            if (g_str_equal(why, "too large")) {
+                /* past 2^64: say the bound, in the key's unit */
+                g_autoptr(GString) max = g_string_new(NULL);
+                hwm_append_decimal(max, k->max, k->scale);
+                g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                            "%s: key '%s': %s is too large: at most %s",
+                            where, name, val, max->str);
+                return NULL;
+            }
             g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
                         "%s: key '%s': bad value '%s': %s%s%s%s", where, name,
                         val, why, names ? " (" : "", names ? names : "",
@@ -688,7 +718,9 @@ char *hwm_profile_dump(const HwmProfile *p)
         default:
             hwm_append_decimal(s, v, k->scale);
         }
-        g_string_append_printf(s, "    # %s, %s\n", unit_of(k), k->help);
+        const char *unit = unit_of(k);
+        g_string_append_printf(s, "    # %s%s%s\n", unit, *unit ? ", " : "",
+                               k->help);
     }
     return g_string_free(s, FALSE);
 }

@@ -132,9 +132,8 @@ def run_case(cols, subst, tmp):
             raise AssertionError(f"stderr has '{frag[1:]}': {err.strip()[:500]}")
         if not frag.startswith("!") and frag not in err:
             raise AssertionError(f"stderr lacks '{frag}': {err.strip()[:500]}")
-    words = want_out.split()
-    nofiles = [fill(w[len("nofile:"):], subst) for w in words if w.startswith("nofile:")]
-    rule = " ".join(w for w in words if not w.startswith("nofile:")) or "any"
+    nofiles = [fill(w, subst) for w in re.findall(r"nofile:(\S+)", want_out)]
+    rule = re.sub(r"\s*nofile:\S+", "", want_out).strip() or "any"
     if p.returncode != 0 and out:
         raise AssertionError(f"failed but wrote to stdout: {out[:300]}")
     if rule == "empty" and out:
