@@ -542,18 +542,18 @@ int main(int argc, char **argv)
     GError *err = NULL;
     int rc;
 
+    /* one way out, so the options are freed on every path */
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        fprintf(stderr, "platter-sim: %s\n", err->message);
-        g_error_free(err);
-        return 2;
+        rc = 2;
+    } else if (argc > 1) {
+        rc = 2;
+        g_set_error(&err, HWM_ERROR, HWM_ERROR_INVALID,
+                    "unexpected argument '%s'", argv[1]);
+    } else {
+        const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
+        set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
+        rc = run(&o, &err);
     }
-    if (argc > 1) {
-        fprintf(stderr, "platter-sim: unexpected argument '%s'\n", argv[1]);
-        return 2;
-    }
-    const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
-    set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
-    rc = run(&o, &err);
     if (err) {
         fprintf(stderr, "platter-sim: %s\n", err->message);
         g_error_free(err);
