@@ -204,8 +204,9 @@ size_t hwm_advance(HwmDevice *dev, hwm_ns now, HwmEvent *ev, size_t cap);
  * completion, and every byte that was acknowledged but is not durable is
  * lost.  Returns those ranges (merged, ascending, as HwmExtent) and resets
  * the device to power-on state: the arm, the write-miss draws and the
- * media-cache log as a new device has them, so what comes after a cut does
- * not depend on what the cut dropped.  Caller frees with g_array_unref().
+ * media-cache log as a new device has them, the read segments empty and no
+ * read-ahead running, so what comes after a cut does not depend on what the
+ * cut dropped.  Caller frees with g_array_unref().
  * Events up to `now` that hwm_advance() has not returned yet happened
  * before the failure and stay queued; a host that keeps data per event
  * (the QEMU driver) drains them with hwm_advance(now) first.

@@ -1412,7 +1412,8 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
     /*
      * Power-on state, the same whatever the dropped commands had done: the
      * arm starts where a new device's does, the write-miss draws and the
-     * media-cache log start over.  Commands the cut dropped never complete,
+     * media-cache log start over (drop_commands() emptied the read segments
+     * and stopped the read-ahead: the buffer is volatile).  Commands the cut dropped never complete,
      * so a trace of the run cannot show them; had they moved the arm or the
      * draw count, a replay of that trace would time everything after the
      * cut differently (platter-sim --verify).

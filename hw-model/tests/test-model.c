@@ -628,6 +628,42 @@ static void test_power_cut_forgets_dropped(void)
     }
 }
 
+/*
+ * The same for the read path: a cut drops the read segments and a
+ * read-ahead in progress (volatile buffer and actuator state), so reads
+ * after it time exactly as on a device that never read; cut while the
+ * read-ahead runs and after it filled its segment.
+ */
+static void test_power_cut_forgets_reads(void)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    const hwm_ns after[] = { 1 * MS, 200 * MS };
+
+    for (guint k = 0; k < G_N_ELEMENTS(after); k++) {
+        g_autoptr(HwmDevice) busy = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+        g_autoptr(HwmDevice) idle = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+        const uint64_t base = 1ull << 30;
+
+        submit(busy, 0, 0, HWM_OP_READ, 0, base, 65536);
+        HwmEvent r = next_completion(busy);
+        g_assert_false(r.cache_hit);
+        hwm_ns cut = r.time_ns + after[k];
+        g_array_unref(hwm_power_cut(busy, cut));
+        g_array_unref(hwm_power_cut(idle, cut));
+        for (uint64_t i = 0; i < 8; i++) {
+            /* the data read, and what the read-ahead went on to read */
+            uint64_t off = base + i * 65536;
+            hwm_ns t = cut + (hwm_ns)i * 30 * MS;
+            submit(busy, t, 1 + i, HWM_OP_READ, 0, off, 65536);
+            submit(idle, t, 1 + i, HWM_OP_READ, 0, off, 65536);
+            HwmEvent a = next_completion(busy), b = next_completion(idle);
+            g_assert_cmpint(a.time_ns, ==, b.time_ns);
+            g_assert_cmpint(a.cache_hit, ==, b.cache_hit);
+            g_assert_cmpint(a.read_ahead, ==, b.read_ahead);
+        }
+    }
+}
+
 static void test_sptf_beats_fifo(void)
 {
     hwm_ns fifo = qd32_mean(HWM_POLICY_FIFO), sptf = qd32_mean(HWM_POLICY_SPTF);
@@ -870,6 +906,8 @@ int main(int argc, char **argv)
                     test_power_cut_keeps_due_events);
     g_test_add_func("/durability/power-cut-forgets-dropped",
                     test_power_cut_forgets_dropped);
+    g_test_add_func("/durability/power-cut-forgets-reads",
+                    test_power_cut_forgets_reads);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
     g_test_add_func("/input/time-range", test_time_range);
