@@ -173,7 +173,7 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     const char *policy = o->policy ? o->policy : "fua+flush";
     if (!policy_parse(policy, &p->policy)) {
         return bad(errp, "--policy: unknown '%s' (fua+flush, fua, "
-                         "write+flush, fua-emulated)", policy);
+                         "write+flush, fua-emulated, write)", policy);
     }
     if (o->pattern && !strcmp(o->pattern, "rand")) {
         p->random = true;
