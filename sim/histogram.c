@@ -31,9 +31,13 @@ uint64_t hist_value(uint32_t idx)
 
 void hist_add(Histogram *h, uint64_t ns)
 {
+    double x = (double)ns, d;
+
     h->count++;
     h->sum_ns += ns;
-    h->sum_sq += (unsigned __int128)ns * ns;
+    d = x - h->mean;
+    h->mean += d / (double)h->count;
+    h->m2 += d * (x - h->mean);
     h->min_ns = ns < h->min_ns ? ns : h->min_ns;
     h->max_ns = ns > h->max_ns ? ns : h->max_ns;
     h->bucket[hist_index(ns)]++;
@@ -73,10 +77,6 @@ uint64_t hist_stdev(const Histogram *h)
     if (h->count < 2) {
         return 0;
     }
-    /* n*sum_sq - sum^2, all integer, then an integer square root */
-    unsigned __int128 n = h->count;
-    unsigned __int128 var_n2 = n * h->sum_sq - h->sum_ns * h->sum_ns;
-    unsigned __int128 var = var_n2 / (n * (n - 1));
     /* a reported statistic, not a time the model computes with */
-    return (uint64_t)sqrt((double)var);
+    return (uint64_t)sqrt(h->m2 / (double)(h->count - 1));
 }

@@ -15,7 +15,12 @@
 typedef struct {
     uint64_t count;
     uint64_t min_ns, max_ns;
-    unsigned __int128 sum_ns, sum_sq;
+    unsigned __int128 sum_ns;   /* exact: below 2^64 samples of 2^64 */
+    /* Welford's running mean and sum of squared deviations: an exact sum
+     * of squares passes 2^128 with a few samples near 2^62 ns, and
+     * n * sum_sq with far fewer; doubles cannot overflow here and give
+     * the same result for the same samples on every IEEE machine */
+    double mean, m2;
     uint64_t bucket[HIST_BUCKETS];
 } Histogram;
 

@@ -5,23 +5,50 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime: host CPU time, reported apart */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "trace.h"
 #include "units.h"
 #include "workload.h"
 
+/* Every option is text until units_parse() reads it, so all numbers get
+ * the same checks and messages, and NULL means "not given". */
 typedef struct {
     char *profile, *profile_dir, *workload, *pattern, *policy, *bs, *span,
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
-         *queue_policy, *trace_out;
-    gint jobs, queue_depth, explain, flush_queues;
-    gint64 seed;
+         *queue_policy, *trace_out, *jobs, *queue_depth, *explain,
+         *flush_queues, *seed;
     gboolean json, flush_share, xfs_log, dump_profile, verify;
 } Opts;
+
+#define NS_PER_S 1000000000ull
+static const UnitsSpec spec_size = { "bytes", 1, 0, UINT64_MAX, true };
+static const UnitsSpec spec_runtime = { "s", NS_PER_S, 1, 100000 * NS_PER_S,
+                                        false };
+static const UnitsSpec spec_host_us = { "us", 1000, 0, NS_PER_S, false };
+static const UnitsSpec spec_jobs = { NULL, 1, 1, 4096, false };
+static const UnitsSpec spec_flush_queues = { NULL, 1, 0, 4096, false };
+static const UnitsSpec spec_queue_depth = { NULL, 1, 1, 65536, false };
+static const UnitsSpec spec_explain = { NULL, 1, 0, UINT32_MAX, false };
+static const UnitsSpec spec_seed = { NULL, 1, 0, UINT64_MAX, false };
+
+/* An option's number, or `dflt` when it was not given. */
+static bool num_opt(const char *name, const char *v, const UnitsSpec *u,
+                    uint64_t dflt, uint64_t *out, GError **errp)
+{
+    g_autofree char *what = g_strdup_printf("--%s", name);
+    if (!v) {
+        *out = dflt;
+        return true;
+    }
+    return units_parse(what, v, u, out, errp);
+}
 
 /* Set an option error and return false, so checks read as one line. */
 G_GNUC_PRINTF(2, 3)
@@ -50,17 +77,74 @@ static bool on_off(const char *name, const char *v, HwmTristate *out,
     return true;
 }
 
-static bool size_opt(const char *name, const char *v, uint64_t dflt,
-                     uint64_t *out, GError **errp)
+/*
+ * Options that do something only for some workloads.  One given where it
+ * does nothing is an error, not silently ignored: "--xfs-log" with dsync
+ * would otherwise read as a result for xfs.  W_DUMP: --dump-profile, which
+ * prints the profile file and takes none of them.
+ */
+enum {
+    W_DSYNC = 1 << WL_DSYNC,
+    W_FSYNC = 1 << WL_FSYNC_APPEND,
+    W_REPLAY = 1 << WL_REPLAY,
+    W_DUMP = 1 << 3,
+};
+static const char *const workload_names[] = { "dsync", "fsync-append",
+                                              "replay" };
+static const struct {
+    const char *name;
+    size_t offset;          /* in Opts: a char * or, when flag, a gboolean */
+    bool flag;
+    unsigned applies;       /* W_* */
+} scoped[] = {
+#define STR(o, f, w) { o, offsetof(Opts, f), false, w }
+#define FLAG(o, f, w) { o, offsetof(Opts, f), true, w }
+    STR("workload", workload, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("pattern", pattern, W_DSYNC),
+    STR("policy", policy, W_DSYNC),
+    STR("seed", seed, W_DSYNC),
+    STR("bs", bs, W_DSYNC | W_FSYNC),
+    STR("span", span, W_DSYNC | W_FSYNC),
+    STR("offset", offset, W_DSYNC | W_FSYNC),
+    STR("jobs", jobs, W_DSYNC | W_FSYNC),
+    STR("runtime", runtime, W_DSYNC | W_FSYNC),
+    STR("host-us", host_us, W_DSYNC | W_FSYNC),
+    FLAG("flush-share", flush_share, W_FSYNC),
+    FLAG("xfs-log", xfs_log, W_FSYNC),
+    STR("flush-queues", flush_queues, W_FSYNC),
+    STR("trace", trace, W_REPLAY),
+    FLAG("verify", verify, W_REPLAY),
+    STR("trace-out", trace_out, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("explain", explain, W_DSYNC | W_FSYNC | W_REPLAY),
+    FLAG("json", json, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("write-cache", write_cache, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("fua", fua, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("queue-depth", queue_depth, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("queue-policy", queue_policy, W_DSYNC | W_FSYNC | W_REPLAY),
+#undef STR
+#undef FLAG
+};
+
+/* Refuse an option given that does nothing for `mode` (a W_* bit). */
+static bool check_scope(const Opts *o, unsigned mode, const char *mode_name,
+                        GError **errp)
 {
-    if (!v) {
-        *out = dflt;
-        return true;
-    }
-    if (!units_parse_size(v, out)) {
-        return bad(errp, "--%s: bad size '%s' (a number with an optional K, "
-                         "M, G or T suffix)",
-                         name, v);
+    for (size_t i = 0; i < G_N_ELEMENTS(scoped); i++) {
+        const char *at = (const char *)o + scoped[i].offset;
+        bool given = scoped[i].flag ? *(const gboolean *)at != FALSE
+                                    : *(char *const *)at != NULL;
+        if (!given || (scoped[i].applies & mode)) {
+            continue;
+        }
+        g_autoptr(GString) to = g_string_new(NULL);
+        for (size_t w = 0; w < G_N_ELEMENTS(workload_names); w++) {
+            if (scoped[i].applies & (1u << w)) {
+                g_string_append_printf(to, "%s%s", to->len ? ", " : "",
+                                       workload_names[w]);
+            }
+        }
+        return bad(errp, "--%s does nothing with %s (it applies to "
+                   "--workload %s)", scoped[i].name, mode_name, to->str);
     }
     return true;
 }
@@ -71,32 +155,47 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     uint64_t v;
 
     memset(p, 0, sizeof *p);
-    if (!strcmp(o->workload, "dsync")) {
-        p->kind = WL_DSYNC;
-    } else if (!strcmp(o->workload, "fsync-append")) {
-        p->kind = WL_FSYNC_APPEND;
-    } else if (!strcmp(o->workload, "replay")) {
-        p->kind = WL_REPLAY;
-    } else {
+    const char *workload = o->workload ? o->workload : "dsync";
+    size_t w = 0;
+    while (w < G_N_ELEMENTS(workload_names) &&
+           strcmp(workload, workload_names[w]) != 0) {
+        w++;
+    }
+    if (w == G_N_ELEMENTS(workload_names)) {
         return bad(errp, "--workload: unknown '%s' (dsync, fsync-append, "
-                         "replay)",
-                         o->workload);
+                         "replay)", workload);
     }
-    if (!policy_parse(o->policy, &p->policy)) {
-        return bad(errp, "--policy: unknown '%s' (fua+flush, fua, "
-                         "write+flush, fua-emulated)",
-                         o->policy);
-    }
-    if (!strcmp(o->pattern, "rand")) {
-        p->random = true;
-    } else if (strcmp(o->pattern, "seq") != 0) {
-        return bad(errp, "--pattern: unknown '%s' (seq, rand)", o->pattern);
-    }
-    if (!size_opt("bs", o->bs, 4096, &p->bs_bytes, errp) ||
-        !size_opt("span", o->span, 100ull << 30, &p->span_bytes, errp) ||
-        !size_opt("offset", o->offset, 0, &p->offset_bytes, errp)) {
+    p->kind = (WorkloadKind)w;
+    g_autofree char *mode = g_strdup_printf("--workload %s", workload);
+    if (!check_scope(o, 1u << w, mode, errp)) {
         return false;
     }
+    const char *policy = o->policy ? o->policy : "fua+flush";
+    if (!policy_parse(policy, &p->policy)) {
+        return bad(errp, "--policy: unknown '%s' (fua+flush, fua, "
+                         "write+flush, fua-emulated, write)", policy);
+    }
+    if (o->pattern && !strcmp(o->pattern, "rand")) {
+        p->random = true;
+    } else if (o->pattern && strcmp(o->pattern, "seq") != 0) {
+        return bad(errp, "--pattern: unknown '%s' (seq, rand)", o->pattern);
+    }
+    if (o->seed && !p->random) {
+        return bad(errp, "--seed does nothing without --pattern rand (it "
+                         "seeds the random offsets)");
+    }
+    uint64_t jobs, flush_queues, explain;
+    if (!num_opt("bs", o->bs, &spec_size, 4096, &p->bs_bytes, errp) ||
+        !num_opt("span", o->span, &spec_size, 100ull << 30, &p->span_bytes,
+                 errp) ||
+        !num_opt("offset", o->offset, &spec_size, 0, &p->offset_bytes, errp) ||
+        !num_opt("jobs", o->jobs, &spec_jobs, 1, &jobs, errp) ||
+        !num_opt("runtime", o->runtime, &spec_runtime, 60 * NS_PER_S, &v,
+                 errp)) {
+        return false;
+    }
+    p->runtime_ns = (hwm_ns)v;
+    p->jobs = (uint32_t)jobs;
     if (p->bs_bytes == 0 || p->bs_bytes % HWM_SECTOR_BYTES) {
         return bad(errp, "--bs: %" G_GUINT64_FORMAT " is not a positive "
                          "multiple of %u", p->bs_bytes, HWM_SECTOR_BYTES);
@@ -104,50 +203,34 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     if (p->offset_bytes % p->bs_bytes) {
         return bad(errp, "--offset: must be a multiple of --bs");
     }
-    if (o->jobs < 1 || o->jobs > 4096) {
-        return bad(errp, "--jobs: %d is outside 1..4096", o->jobs);
-    }
-    p->jobs = (uint32_t)o->jobs;
     if (p->span_bytes / p->bs_bytes < p->jobs) {
         return bad(errp, "--span: too small for %u jobs of --bs %"
                          G_GUINT64_FORMAT, p->jobs, p->bs_bytes);
     }
-    if (!units_parse_decimal(o->runtime, 1000000000ull, &v) || v == 0 ||
-        v > 100000ull * 1000000000ull) {
-        return bad(errp, "--runtime: bad duration '%s' (seconds, above 0 and "
-                         "at most 100000, e.g. 60 or 0.5)",
-                         o->runtime);
-    }
-    p->runtime_ns = (hwm_ns)v;
-    if (!units_parse_decimal(o->host_us, 1000, &v) || v > 1000000000ull) {
-        return bad(errp, "--host-us: bad duration '%s' (microseconds)",
-                         o->host_us);
+    if (!num_opt("host-us", o->host_us, &spec_host_us, 10000, &v, errp) ||
+        !num_opt("flush-queues", o->flush_queues, &spec_flush_queues, 0,
+                 &flush_queues, errp) ||
+        !num_opt("seed", o->seed, &spec_seed, 1, &p->seed, errp) ||
+        !num_opt("explain", o->explain, &spec_explain, 0, &explain, errp)) {
+        return false;
     }
     p->host_cmd_ns = (hwm_ns)v;
     p->flush_share = o->flush_share;
     p->xfs_log = o->xfs_log;
-    if (o->flush_queues < 0 || o->flush_queues > 4096) {
-        return bad(errp, "--flush-queues: %d is outside 0..4096",
-                   o->flush_queues);
-    }
-    p->flush_queues = (uint32_t)o->flush_queues;
-    p->seed = (uint64_t)o->seed;
-    if (o->explain < 0) {
-        return bad(errp, "--explain: must be >= 0");
-    }
-    p->explain = (uint32_t)o->explain;
-    p->explain_out = o->json ? stderr : stdout;
+    p->flush_queues = (uint32_t)flush_queues;
+    p->explain = (uint32_t)explain;
 
     memset(cfg, 0, sizeof *cfg);
     if (!on_off("write-cache", o->write_cache, &cfg->write_cache, errp) ||
         !on_off("fua", o->fua, &cfg->fua, errp)) {
         return false;
     }
-    if (o->queue_depth < 0 || o->queue_depth > 65536) {
-        return bad(errp, "--queue-depth: %d is outside 1..65536",
-                         o->queue_depth);
+    /* 0: the profile's */
+    if (!num_opt("queue-depth", o->queue_depth, &spec_queue_depth, 0, &v,
+                 errp)) {
+        return false;
     }
-    cfg->queue_depth = (uint32_t)o->queue_depth;
+    cfg->queue_depth = (uint32_t)v;
     if (o->queue_policy) {
         if (!strcmp(o->queue_policy, "fifo")) {
             cfg->policy = HWM_POLICY_FIFO;
@@ -162,6 +245,106 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         return bad(errp, "--workload replay needs --trace FILE");
     }
     return true;
+}
+
+/*
+ * Output that appears only when the run succeeds, so an error leaves no
+ * partial timeline and no partial trace file: --explain's timeline is
+ * spooled to an unnamed temporary file and copied out at the end;
+ * --trace-out is written to a temporary file beside its target and renamed
+ * over it.
+ */
+typedef struct {
+    FILE *explain;          /* the spool, or NULL */
+    FILE *trace;            /* the temporary trace, or NULL */
+    char *trace_tmp;        /* its name */
+} Pending;
+
+static bool pending_open(Pending *pd, const Opts *o, bool explain,
+                         GError **errp)
+{
+    struct stat st;
+
+    if (explain && !(pd->explain = tmpfile())) {
+        return bad(errp, "--explain: cannot create a temporary file: %s",
+                   g_strerror(errno));
+    }
+    if (!o->trace_out) {
+        return true;
+    }
+    /* renaming over a device or FIFO would replace it, not write to it */
+    if (stat(o->trace_out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        return bad(errp, "--trace-out: %s exists and is not a regular file",
+                   o->trace_out);
+    }
+    pd->trace_tmp = g_strdup_printf("%s.XXXXXX", o->trace_out);
+    int fd = g_mkstemp(pd->trace_tmp);
+    if (fd < 0) {
+        g_clear_pointer(&pd->trace_tmp, g_free);
+        return bad(errp, "--trace-out: cannot write %s: %s", o->trace_out,
+                   g_strerror(errno));
+    }
+    if (!(pd->trace = fdopen(fd, "w"))) {
+        close(fd);
+        return bad(errp, "--trace-out: cannot write %s: %s", o->trace_out,
+                   g_strerror(errno));
+    }
+    return true;
+}
+
+static bool pending_commit(Pending *pd, const Opts *o, FILE *explain_to,
+                           GError **errp)
+{
+    if (pd->trace) {
+        FILE *f = g_steal_pointer(&pd->trace);
+        bool written = !ferror(f);
+        if (fclose(f) != 0 || !written) {
+            return bad(errp, "--trace-out: writing %s failed: %s",
+                       pd->trace_tmp, g_strerror(errno));
+        }
+        if (rename(pd->trace_tmp, o->trace_out) != 0) {
+            return bad(errp, "--trace-out: cannot rename %s to %s: %s",
+                       pd->trace_tmp, o->trace_out, g_strerror(errno));
+        }
+        g_clear_pointer(&pd->trace_tmp, g_free);
+    }
+    if (pd->explain) {
+        char buf[65536];
+        size_t n;
+        rewind(pd->explain);
+        while ((n = fread(buf, 1, sizeof buf, pd->explain)) > 0) {
+            fwrite(buf, 1, n, explain_to);
+        }
+    }
+    return true;
+}
+
+/* Close whatever is open, remove the temporary trace. */
+static void pending_discard(Pending *pd)
+{
+    if (pd->explain) {
+        fclose(pd->explain);
+    }
+    if (pd->trace) {
+        fclose(pd->trace);
+    }
+    if (pd->trace_tmp) {
+        unlink(pd->trace_tmp);
+        g_free(pd->trace_tmp);
+    }
+    *pd = (Pending){ 0 };
+}
+
+/* --verify's verdict; a report of a failed check is not a result */
+static bool verified(const Opts *o, const SimResult *r, GError **errp)
+{
+    if (!o->verify || r->replay_mismatches == 0) {
+        return true;
+    }
+    return bad(errp, "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+               " completions differ from the trace (first at %s:%u)",
+               r->replay_mismatches, r->replay_checked, o->trace,
+               r->replay_first_mismatch_line);
 }
 
 static uint64_t cpu_ns(void)
@@ -191,6 +374,9 @@ static int run(Opts *o, GError **errp)
         return 2;
     }
     if (o->dump_profile) {
+        if (!check_scope(o, W_DUMP, "--dump-profile", errp)) {
+            return 2;
+        }
         g_autofree char *dump = hwm_profile_dump(prof);
         fputs(dump, stdout);
         return 0;
@@ -205,10 +391,24 @@ static int run(Opts *o, GError **errp)
     uint64_t cap = hwm_device_capacity_bytes(dev);
     if (p.kind != WL_REPLAY &&
         (p.offset_bytes > cap || p.span_bytes > cap - p.offset_bytes)) {
+        /* the two apart: their sum may not fit in 64 bits */
         g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
-                    "--offset + --span (%" G_GUINT64_FORMAT " bytes) is past "
-                    "the device end (%" G_GUINT64_FORMAT " bytes)",
-                    p.offset_bytes + p.span_bytes, cap);
+                    "--offset (%" G_GUINT64_FORMAT " bytes) + --span (%"
+                    G_GUINT64_FORMAT " bytes) is past the device end (%"
+                    G_GUINT64_FORMAT " bytes)", p.offset_bytes, p.span_bytes,
+                    cap);
+        return 2;
+    }
+    if (p.kind == WL_FSYNC_APPEND && p.xfs_log &&
+        cap - p.offset_bytes - p.span_bytes < p.bs_bytes) {
+        /* fsync.c puts the log's blocks after the span */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
+                    "--xfs-log: the log goes after --offset + --span and "
+                    "needs at least --bs (%" G_GUINT64_FORMAT " bytes) there, "
+                    "but they end %" G_GUINT64_FORMAT " bytes before the "
+                    "device end (%" G_GUINT64_FORMAT " bytes): make --span "
+                    "smaller", p.bs_bytes,
+                    cap - p.offset_bytes - p.span_bytes, cap);
         return 2;
     }
     if (!hwm_device_write_cache(dev) && p.kind == WL_DSYNC &&
@@ -244,33 +444,31 @@ static int run(Opts *o, GError **errp)
         if (!trace) {
             return 2;
         }
+        if (o->verify && !trace_check_verifiable(trace, o->trace, errp)) {
+            return 2;
+        }
         p.trace = trace;
         p.trace_name = o->trace;
     }
-    FILE *trace_out = NULL;
-    if (o->trace_out) {
-        trace_out = fopen(o->trace_out, "w");
-        if (!trace_out) {
-            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                        "--trace-out: cannot write %s: %s", o->trace_out,
-                        g_strerror(errno));
-            return 2;
-        }
-        trace_write_header(trace_out, hwm_profile_name(prof));
-        p.trace_out = trace_out;
+    Pending out = { 0 };
+    if (!pending_open(&out, o, p.explain > 0, errp)) {
+        pending_discard(&out);
+        return 2;
     }
-    bool ran = sim_run(dev, &p, &r, errp);
-    if (trace_out && fclose(trace_out) != 0 && ran) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--trace-out: writing %s failed: %s", o->trace_out,
-                    g_strerror(errno));
+    p.explain_out = out.explain;
+    p.trace_out = out.trace;
+    if (p.trace_out) {
+        trace_write_header(p.trace_out, hwm_profile_name(prof));
+    }
+    if (!sim_run(dev, &p, &r, errp) || !verified(o, &r, errp) ||
+        !pending_commit(&out, o, o->json ? stderr : stdout, errp)) {
+        pending_discard(&out);
         return 1;
     }
-    if (!ran) {
-        return 1;
-    }
+    pending_discard(&out);
     ReportInfo info = {
-        .profile = hwm_profile_name(prof), .workload = o->workload,
+        .profile = hwm_profile_name(prof),
+        .workload = workload_names[p.kind],
         .policy = p.kind == WL_DSYNC ? policy_name(p.policy) : NULL,
         .pattern = p.kind == WL_DSYNC ? (p.random ? "rand" : "seq") : NULL,
         .write_cache = hwm_device_write_cache(dev),
@@ -282,15 +480,6 @@ static int run(Opts *o, GError **errp)
         report_json(stdout, &p, &r, &info);
     } else {
         report_human(stdout, &p, &r, &info);
-    }
-    if (o->verify && p.kind == WL_REPLAY &&
-        (r.replay_mismatches > 0 || r.replay_checked == 0)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--verify: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                    " completions differ from the trace (first at %s:%u)",
-                    r.replay_mismatches, r.replay_checked, o->trace,
-                    r.replay_first_mismatch_line);
-        return 1;
     }
     return 0;
 }
@@ -306,7 +495,7 @@ int main(int argc, char **argv)
 {
     /* string options start NULL: GOption replaces, it does not free, the
      * initial value; defaults are applied after parsing */
-    Opts o = { .jobs = 1, .seed = 1 };
+    Opts o = { 0 };
     GOptionEntry entries[] = {
         { "profile", 0, 0, G_OPTION_ARG_STRING, &o.profile,
           "drive profile: a NAME in the profile dir or a FILE", "NAME|FILE" },
@@ -330,7 +519,7 @@ int main(int argc, char **argv)
           "start of the span (default 0)", "SIZE" },
         { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime,
           "virtual seconds to run (default 60)", "SECONDS" },
-        { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs,
+        { "jobs", 0, 0, G_OPTION_ARG_STRING, &o.jobs,
           "closed-loop jobs (default 1)", "N" },
         { "flush-share", 0, 0, G_OPTION_ARG_NONE, &o.flush_share,
           "fsync-append: skip a flush when one submitted after the write "
@@ -338,7 +527,7 @@ int main(int argc, char **argv)
         { "xfs-log", 0, 0, G_OPTION_ARG_NONE, &o.xfs_log,
           "fsync-append: model xfs's log force (group-committed iclog "
           "writes with a preflush) between the write and the flush", NULL },
-        { "flush-queues", 0, 0, G_OPTION_ARG_INT, &o.flush_queues,
+        { "flush-queues", 0, 0, G_OPTION_ARG_STRING, &o.flush_queues,
           "fsync-append: the guest's blk-flush merges flushes on N "
           "hardware queues (job i on queue i mod N, the log on queue 0; "
           "one per vCPU); 0, the default, sends every flush", "N" },
@@ -355,15 +544,15 @@ int main(int argc, char **argv)
           "override the profile's volatile write cache", "on|off" },
         { "fua", 0, 0, G_OPTION_ARG_STRING, &o.fua,
           "override the profile's native FUA", "on|off" },
-        { "queue-depth", 0, 0, G_OPTION_ARG_INT, &o.queue_depth,
+        { "queue-depth", 0, 0, G_OPTION_ARG_STRING, &o.queue_depth,
           "override the profile's queue depth", "N" },
         { "queue-policy", 0, 0, G_OPTION_ARG_STRING, &o.queue_policy,
           "override the profile's command order", "fifo|sptf" },
-        { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed,
+        { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed,
           "random offsets' seed (default 1)", "N" },
         { "json", 0, 0, G_OPTION_ARG_NONE, &o.json,
           "one versioned JSON object on stdout", NULL },
-        { "explain", 0, 0, G_OPTION_ARG_INT, &o.explain,
+        { "explain", 0, 0, G_OPTION_ARG_STRING, &o.explain,
           "print the first N device commands as a timeline", "N" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -373,23 +562,18 @@ int main(int argc, char **argv)
     GError *err = NULL;
     int rc;
 
+    /* one way out, so the options are freed on every path */
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        fprintf(stderr, "platter-sim: %s\n", err->message);
-        g_error_free(err);
-        return 2;
+        rc = 2;
+    } else if (argc > 1) {
+        rc = 2;
+        g_set_error(&err, HWM_ERROR, HWM_ERROR_INVALID,
+                    "unexpected argument '%s'", argv[1]);
+    } else {
+        const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
+        set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
+        rc = run(&o, &err);
     }
-    if (argc > 1) {
-        fprintf(stderr, "platter-sim: unexpected argument '%s'\n", argv[1]);
-        return 2;
-    }
-    const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
-    set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
-    set_default(&o.workload, "dsync");
-    set_default(&o.pattern, "seq");
-    set_default(&o.policy, "fua+flush");
-    set_default(&o.runtime, "60");
-    set_default(&o.host_us, "10");
-    rc = run(&o, &err);
     if (err) {
         fprintf(stderr, "platter-sim: %s\n", err->message);
         g_error_free(err);
@@ -410,5 +594,10 @@ int main(int argc, char **argv)
     g_free(o.fua);
     g_free(o.queue_policy);
     g_free(o.trace_out);
+    g_free(o.jobs);
+    g_free(o.queue_depth);
+    g_free(o.explain);
+    g_free(o.flush_queues);
+    g_free(o.seed);
     return rc;
 }

@@ -70,11 +70,14 @@ typedef struct {
     XfsLog log;
     FlushQueue *fq;               /* p->flush_queues of them */
     uint64_t explained;
+    /* the host's request queue in front of the device, as the kernel's
+     * block layer holds requests while the device's queue is full */
+    GQueue host_q;                /* HostReq, FIFO */
+    uint32_t outstanding;         /* commands at the device */
+    hwm_ns last_event;            /* the latest event the host was given */
     /* replay */
     guint next_trace;
-    GQueue host_q;                /* trace requests waiting for a slot */
-    uint32_t outstanding;
-    hwm_ns *trace_submit;         /* when each trace request was issued */
+    bool *completed;              /* per trace request */
 } Sim;
 
 bool sim_submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,

@@ -11,15 +11,38 @@ static bool fail(GError **errp, const char *src, uint32_t line,
     return false;
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
+/* What trace numbers may be: times within the model's range (a later one
+ * would overflow it, HWM_NEVER would mean "never"), byte counts whatever
+ * fits (hwm_submit() checks them against the device), a recorded
+ * completion any time the model can give. */
+static const UnitsSpec spec_time = { "ns", 1, 0, HWM_TIME_MAX, false };
+static const UnitsSpec spec_seconds = { "s", 1000000000ull, 0, HWM_TIME_MAX,
+                                        false };
+static const UnitsSpec spec_done = { "ns", 1, 0, INT64_MAX, false };
+static const UnitsSpec spec_bytes = { "bytes", 1, 0, UINT64_MAX, false };
+static const UnitsSpec spec_sectors = { "sectors", 1, 0,
+                                        UINT64_MAX / HWM_SECTOR_BYTES, false };
+
+/* A number field of line `line`: errors read "SRC:LINE: FIELD: ...". */
+static bool field(const char *src, uint32_t line, const char *name,
+                  const char *text, const UnitsSpec *u, uint64_t *out,
+                  GError **errp)
 {
-    char *end;
-    if (!g_ascii_isdigit(*s)) {
-        return false;
+    g_autofree char *what = g_strdup_printf("%s:%u: %s", src, line, name);
+    return units_parse(what, text, u, out, errp);
+}
+
+/* The text after `key` in a comment, up to the next blank, when `key`
+ * starts a word there; NULL when absent.  Caller frees. */
+static char *comment_value(const char *comment, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *k = strstr(comment, key); k; k = strstr(k + 1, key)) {
+        if (k == comment || k[-1] == ' ' || k[-1] == '\t') {
+            return g_strndup(k + klen, strcspn(k + klen, " \t\r"));
+        }
     }
-    errno = 0;
-    *out = g_ascii_strtoull(s, &end, 10);
-    return errno == 0 && *end == '\0';
+    return NULL;
 }
 
 static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
@@ -31,14 +54,10 @@ static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
         return fail(errp, src, line, "expected 5 fields: submit_ns op "
                     "offset length flags", f[0]);
     }
-    if (!parse_u64(f[0], &t) || t > INT64_MAX) {
-        return fail(errp, src, line, "bad submit time (ns)", f[0]);
-    }
-    if (!parse_u64(f[2], &off)) {
-        return fail(errp, src, line, "bad offset (bytes)", f[2]);
-    }
-    if (!parse_u64(f[3], &len)) {
-        return fail(errp, src, line, "bad length (bytes)", f[3]);
+    if (!field(src, line, "submit time", f[0], &spec_time, &t, errp) ||
+        !field(src, line, "offset", f[2], &spec_bytes, &off, errp) ||
+        !field(src, line, "length", f[3], &spec_bytes, &len, errp)) {
+        return false;
     }
     r->submit_ns = (hwm_ns)t;
     r->req.offset = off;
@@ -66,17 +85,6 @@ static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
     return true;
 }
 
-/* "12.000345678" seconds -> ns, exactly */
-static bool parse_seconds(const char *s, hwm_ns *out)
-{
-    uint64_t ns;
-    if (!units_parse_decimal(s, 1000000000ull, &ns) || ns > INT64_MAX) {
-        return false;
-    }
-    *out = (hwm_ns)ns;
-    return true;
-}
-
 /* Returns 1 with up to two requests (preflush + op), 0 for a line to skip,
  * -1 on error. */
 static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
@@ -92,10 +100,11 @@ static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
     if (strcmp(f[5], "Q") != 0) {
         return 0;               /* only queue events are requests */
     }
-    if (!parse_seconds(f[3], &t)) {
-        fail(errp, src, line, "bad time (seconds)", f[3]);
+    uint64_t secs;
+    if (!field(src, line, "time", f[3], &spec_seconds, &secs, errp)) {
         return -1;
     }
+    t = (hwm_ns)secs;
     const char *rwbs = f[6];
     bool preflush = rwbs[0] == 'F';
     const char *op = preflush ? rwbs + 1 : rwbs;
@@ -111,14 +120,14 @@ static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
     }
     bool fua = op[0] != '\0' && op[1] == 'F';
     if (hop != HWM_OP_FLUSH) {
-        if (n < 9 || strcmp(f[8], "+") != 0 || !parse_u64(f[7], &sector) ||
-            n < 10 || !parse_u64(f[9], &nsect)) {
+        if (n < 10 || strcmp(f[8], "+") != 0) {
             fail(errp, src, line, "expected '<sector> + <count>'",
                  n > 7 ? f[7] : rwbs);
             return -1;
         }
-        if (sector > UINT64_MAX / 512 || nsect > UINT64_MAX / 512) {
-            fail(errp, src, line, "sector out of range", f[7]);
+        if (!field(src, line, "sector", f[7], &spec_sectors, &sector, errp) ||
+            !field(src, line, "sector count", f[9], &spec_sectors, &nsect,
+                   errp)) {
             return -1;
         }
     } else {
@@ -133,8 +142,8 @@ static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
                            .req = { .op = hop,
                                     .flags = fua && hop == HWM_OP_WRITE ?
                                              HWM_REQ_FUA : 0,
-                                    .offset = sector * 512,
-                                    .length = nsect * 512 } };
+                                    .offset = sector * HWM_SECTOR_BYTES,
+                                    .length = nsect * HWM_SECTOR_BYTES } };
     return k;
 }
 
@@ -164,30 +173,41 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
         uint32_t ln = i + 1;
         char *l = lines[i];
         char *hash = format == 2 ? NULL : strchr(l, '#');
-        hwm_ns done = -1, cut = -1;
+        hwm_ns done = -1;
         if (hash) {
-            const char *d = strstr(hash, "done=");
-            const char *c = strstr(hash, "power-cut at=");
+            const char *comment = hash + 1;
             uint64_t v;
-            g_autofree char *num = NULL;
-            if (d) {
-                num = g_strndup(d + 5, strspn(d + 5, "0123456789"));
-                done = parse_u64(num, &v) && v <= INT64_MAX ? (hwm_ns)v : -1;
-            } else if (c && hash == l) {
-                num = g_strndup(c + 13, strspn(c + 13, "0123456789"));
-                if (!parse_u64(num, &v) || v > INT64_MAX) {
-                    fail(errp, source, ln, "bad power-cut time", hash);
+            *hash = '\0';
+            if (l[strspn(l, " \t\r")] == '\0') {
+                /* a comment line: a power cut, or nothing to replay */
+                comment += strspn(comment, " \t");
+                if (!g_str_has_prefix(comment, "power-cut")) {
+                    continue;
+                }
+                g_autofree char *at = comment_value(comment, "at=");
+                if (!at) {
+                    fail(errp, source, ln, "a power cut needs at=<ns>",
+                         comment);
                     return NULL;
                 }
-                cut = (hwm_ns)v;
+                if (!field(source, ln, "power-cut time", at, &spec_time, &v,
+                           errp)) {
+                    return NULL;
+                }
+                TraceReq pc = { .submit_ns = (hwm_ns)v, .line = ln,
+                                .power_cut = true, .expect_done_ns = -1 };
+                g_array_append_val(reqs, pc);
+                continue;
             }
-            *hash = '\0';
-        }
-        if (cut >= 0) {
-            TraceReq pc = { .submit_ns = cut, .line = ln, .power_cut = true,
-                            .expect_done_ns = -1 };
-            g_array_append_val(reqs, pc);
-            continue;
+            /* a recorded completion is checked by --verify: a garbled one
+             * is an error, never silently unchecked */
+            g_autofree char *d = comment_value(comment, "done=");
+            if (d) {
+                if (!field(source, ln, "done time", d, &spec_done, &v, errp)) {
+                    return NULL;
+                }
+                done = (hwm_ns)v;
+            }
         }
         g_strstrip(l);
         if (!*l) {
@@ -238,14 +258,50 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
     return g_steal_pointer(&reqs);
 }
 
+bool trace_check_verifiable(const GArray *reqs, const char *source,
+                            GError **errp)
+{
+    uint32_t requests = 0, recorded = 0, first_missing = 0;
+
+    for (guint i = 0; i < reqs->len; i++) {
+        const TraceReq *r = &g_array_index(reqs, TraceReq, i);
+        if (r->power_cut) {
+            continue;
+        }
+        requests++;
+        if (r->expect_done_ns >= 0) {
+            recorded++;
+        } else if (first_missing == 0 || r->line < first_missing) {
+            first_missing = r->line;
+        }
+    }
+    if (recorded == 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--verify: %s records no completion (# done=<ns>): "
+                    "nothing to check", source);
+        return false;
+    }
+    if (recorded < requests) {
+        /* a recorder writes every completion: lines without one were
+         * added or edited, and would go unchecked */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--verify: %u of %u requests in %s have no recorded "
+                    "completion (# done=<ns>), first at %s:%u",
+                    requests - recorded, requests, source, source,
+                    first_missing);
+        return false;
+    }
+    return true;
+}
+
 GArray *trace_load(const char *path, GError **errp)
 {
     g_autofree char *text = NULL;
     gsize len;
     GError *local = NULL;
 
-    if (!g_file_get_contents(path, &text, &len, &local)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "trace %s: %s", path,
+    if (!hwm_read_file(path, TRACE_MAX_BYTES, &text, &len, &local)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "trace: %s",
                     local->message);
         g_error_free(local);
         return NULL;

@@ -21,6 +21,10 @@
 
 #include "hwm.h"
 
+/* The largest trace file read (about 5 million requests); parsing takes
+ * memory a few times the file's size. */
+#define TRACE_MAX_BYTES (256u * 1024 * 1024)
+
 typedef struct {
     hwm_ns submit_ns;
     HwmRequest req;
@@ -34,6 +38,10 @@ typedef struct {
 GArray *trace_parse(const char *text, gsize len, const char *source,
                     GError **errp);
 GArray *trace_load(const char *path, GError **errp);
+/* For --verify: every request must have a recorded completion (a trace that
+ * records none, or only some, would leave requests unchecked). */
+bool trace_check_verifiable(const GArray *reqs, const char *source,
+                            GError **errp);
 
 /* Write the same format: a header, then one line per completed request. */
 void trace_write_header(FILE *f, const char *profile);

@@ -45,13 +45,63 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* A request waiting in the host's queue; `line` > 0: from that trace line */
+typedef struct {
+    HwmRequest req;
+    uint32_t line;
+} HostReq;
+
+/* What a synthetic workload's tag stands for, in error messages. */
+static char *tag_name(uint64_t tag)
+{
+    if (tag >= FLUSHQ_TAG) {
+        return g_strdup_printf("blk-flush queue %" G_GUINT64_FORMAT "'s FLUSH",
+                               (uint64_t)(tag - FLUSHQ_TAG));
+    }
+    if (tag == LOG_TAG) {
+        return g_strdup("the xfs log");
+    }
+    return g_strdup_printf("job %" G_GUINT64_FORMAT, tag);
+}
+
+/* Hand queued requests to the device while it has room, oldest first. */
+static bool host_drain(Sim *s, hwm_ns t, GError **errp)
+{
+    uint32_t depth = hwm_device_queue_depth(s->dev);
+
+    while (!g_queue_is_empty(&s->host_q) && s->outstanding < depth) {
+        g_autofree HostReq *h = g_queue_pop_head(&s->host_q);
+        if (!hwm_submit(s->dev, t, &h->req, errp)) {
+            if (h->line > 0) {
+                g_prefix_error(errp, "%s:%u: ", s->p->trace_name, h->line);
+            } else {
+                g_autofree char *who = tag_name(h->req.tag);
+                g_prefix_error(errp, "%s: ", who);
+            }
+            return false;
+        }
+        s->outstanding++;
+    }
+    return true;
+}
+
+static bool host_queue(Sim *s, hwm_ns t, const HwmRequest *req, uint32_t line,
+                       GError **errp)
+{
+    HostReq *h = g_new(HostReq, 1);
+    h->req = *req;
+    h->line = line;
+    g_queue_push_tail(&s->host_q, h);
+    return host_drain(s, t, errp);
+}
+
 bool sim_submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
-                   uint64_t off, uint64_t len, GError **errp)
+                uint64_t off, uint64_t len, GError **errp)
 {
     HwmRequest req = { .tag = tag, .op = op, .flags = flags,
                        .offset = op == HWM_OP_FLUSH ? 0 : off,
                        .length = op == HWM_OP_FLUSH ? 0 : len };
-    return hwm_submit(s->dev, t, &req, errp);
+    return host_queue(s, t, &req, 0, errp);
 }
 
 uint64_t sim_job_offset(Sim *s, Job *j)
@@ -150,6 +200,7 @@ static void account(Sim *s, const HwmEvent *e)
     b->transfer_ns += e->t.transfer_ns;
     b->destage_ns += e->t.destage_ns;
     s->r->commands++;
+    s->outstanding--;
     explain(s, e);
     if (s->p->trace_out) {
         trace_write_completion(s->p->trace_out, e);
@@ -171,67 +222,113 @@ static void dsync_completed(Sim *s, const HwmEvent *e)
 
 /* ---- replay ------------------------------------------------------------- */
 
+static void completed(Sim *s, const HwmEvent *e, GError **errp, bool *ok);
+
+/* Run the device to `t` and hand every completion up to it to the host. */
+static bool deliver(Sim *s, hwm_ns t, GError **errp)
+{
+    HwmEvent ev[64];
+    size_t n;
+    bool ok = true;
+
+    do {
+        n = hwm_advance(s->dev, t, ev, G_N_ELEMENTS(ev));
+        for (size_t i = 0; i < n; i++) {
+            s->last_event = MAX(s->last_event, ev[i].time_ns);
+            if (ev[i].kind == HWM_EV_COMPLETE) {
+                completed(s, &ev[i], errp, &ok);
+            }
+        }
+    } while (ok && n == G_N_ELEMENTS(ev));
+    return ok && host_drain(s, t, errp);
+}
+
+static void power_cut(Sim *s, hwm_ns at)
+{
+    uint64_t bytes = 0;
+    g_autoptr(GArray) lost = hwm_power_cut(s->dev, at);
+
+    for (guint i = 0; i < lost->len; i++) {
+        bytes += g_array_index(lost, HwmExtent, i).length;
+    }
+    s->r->lost_bytes += bytes;
+    s->r->power_cuts++;
+    if (s->p->trace_out) {
+        trace_write_power_cut(s->p->trace_out, at, bytes);
+    }
+    /* everything queued or in flight is gone, as in the driver */
+    g_queue_clear_full(&s->host_q, g_free);
+    s->outstanding = 0;
+}
+
 static bool replay_issue(Sim *s, hwm_ns t, GError **errp)
 {
     const GArray *tr = s->p->trace;
-    uint32_t depth = hwm_device_queue_depth(s->dev);
 
     while (s->next_trace < tr->len &&
            g_array_index(tr, TraceReq, s->next_trace).submit_ns <= t) {
         const TraceReq *r = &g_array_index(tr, TraceReq, s->next_trace);
-        if (r->power_cut) {
-            /* everything queued or in flight is gone, as in the driver */
-            g_autoptr(GArray) lost = hwm_power_cut(s->dev, r->submit_ns);
-            for (guint i = 0; i < lost->len; i++) {
-                s->r->lost_bytes += g_array_index(lost, HwmExtent, i).length;
-            }
-            s->r->power_cuts++;
-            if (s->p->trace_out) {
-                uint64_t bytes = 0;
-                for (guint i = 0; i < lost->len; i++) {
-                    bytes += g_array_index(lost, HwmExtent, i).length;
-                }
-                trace_write_power_cut(s->p->trace_out, r->submit_ns, bytes);
-            }
-            g_queue_clear(&s->host_q);
-            s->outstanding = 0;
-        } else {
-            g_queue_push_tail(&s->host_q, GUINT_TO_POINTER(s->next_trace));
-        }
         s->next_trace++;
-    }
-    while (!g_queue_is_empty(&s->host_q) && s->outstanding < depth) {
-        guint i = GPOINTER_TO_UINT(g_queue_pop_head(&s->host_q));
-        const TraceReq *r = &g_array_index(tr, TraceReq, i);
-        GError *local = NULL;
-        s->trace_submit[i] = t;
-        if (!hwm_submit(s->dev, t, &r->req, &local)) {
-            g_set_error(errp, HWM_ERROR, local->code, "%s:%u: %s",
-                        s->p->trace_name, r->line, local->message);
-            g_error_free(local);
-            return false;
+        if (r->power_cut) {
+            /* what the device finished by the cut happened before it (the
+             * QEMU driver delivers it first too) */
+            if (!deliver(s, r->submit_ns, errp)) {
+                return false;
+            }
+            power_cut(s, r->submit_ns);
+            continue;
         }
-        s->outstanding++;
+        HostReq *h = g_new(HostReq, 1);
+        h->req = r->req;
+        h->line = r->line;
+        g_queue_push_tail(&s->host_q, h);
     }
-    return true;
+    return host_drain(s, t, errp);
 }
 
 static void replay_completed(Sim *s, const HwmEvent *e)
 {
     const TraceReq *r = &g_array_index(s->p->trace, TraceReq, e->tag);
-    s->outstanding--;
-    if (r->expect_done_ns >= 0) {
-        s->r->replay_checked++;
-        if (r->expect_done_ns != e->time_ns) {
-            if (s->r->replay_mismatches++ == 0) {
-                s->r->replay_first_mismatch_line = r->line;
-            }
-        }
+    s->completed[e->tag] = true;
+    if (r->expect_done_ns >= 0 && r->expect_done_ns != e->time_ns &&
+        s->r->replay_mismatches++ == 0) {
+        s->r->replay_first_mismatch_line = r->line;
     }
     s->r->ios++;
     s->r->bytes += e->length;
     /* latency as the issuer saw it, including time held for a queue slot */
     hist_add(&s->r->lat, (uint64_t)(e->time_ns - r->submit_ns));
+}
+
+/* A recorded completion that never came (the request was dropped by a
+ * power cut the recording did not have) differs too. */
+static void replay_check_missing(Sim *s)
+{
+    const GArray *tr = s->p->trace;
+    for (guint i = 0; i < tr->len; i++) {
+        const TraceReq *r = &g_array_index(tr, TraceReq, i);
+        if (r->power_cut || r->expect_done_ns < 0) {
+            continue;
+        }
+        s->r->replay_checked++;
+        if (!s->completed[i] && s->r->replay_mismatches++ == 0) {
+            s->r->replay_first_mismatch_line = r->line;
+        }
+    }
+}
+
+static void completed(Sim *s, const HwmEvent *e, GError **errp, bool *ok)
+{
+    const SimParams *p = s->p;
+
+    account(s, e);
+    if (p->kind == WL_REPLAY) {
+        replay_completed(s, e);
+    } else if (p->kind == WL_DSYNC) {
+        dsync_completed(s, e);
+    } else {
+        *ok = *ok && fsync_completed(s, e, errp);
+    }
 }
 
 /* ---- event loop --------------------------------------------------------- */
@@ -252,16 +349,15 @@ static hwm_ns next_job_wake(const Sim *s, uint32_t *which)
 bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
 {
     Sim s = { .dev = dev, .p = p, .r = r };
-    HwmEvent ev[64];
     bool ok = true;
-    hwm_ns last = 0, last_event = 0;
+    hwm_ns last = 0;
 
     memset(r, 0, sizeof *r);
     hist_init(&r->lat);
     g_queue_init(&s.host_q);
     fsync_init(&s);
     if (p->kind == WL_REPLAY) {
-        s.trace_submit = g_new0(hwm_ns, p->trace->len);
+        s.completed = g_new0(bool, p->trace->len);
     } else {
         s.jobs = g_new0(Job, p->jobs);
         uint64_t per_job = p->span_bytes / p->bs_bytes / p->jobs;
@@ -295,35 +391,19 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
             continue;
         }
         last = t_dev;
-        size_t n = hwm_advance(dev, t_dev, ev, G_N_ELEMENTS(ev));
-        if (n > 0) {
-            last_event = t_dev;
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (ev[i].kind != HWM_EV_COMPLETE) {
-                continue;
-            }
-            account(&s, &ev[i]);
-            if (p->kind == WL_REPLAY) {
-                replay_completed(&s, &ev[i]);
-            } else if (p->kind == WL_DSYNC) {
-                dsync_completed(&s, &ev[i]);
-            } else {
-                ok = ok && fsync_completed(&s, &ev[i], errp);
-            }
-        }
-        if (p->kind == WL_REPLAY) {
-            ok = replay_issue(&s, t_dev, errp);
-        }
+        ok = deliver(&s, t_dev, errp);
+    }
+    if (ok && p->kind == WL_REPLAY) {
+        replay_check_missing(&s);
     }
     /* a replay lasts until the device's last event the host sees: the
      * device's own steps after it (a read-ahead ending, an idle wake-up)
      * are not part of the run */
-    r->runtime_ns = p->kind == WL_REPLAY ? last_event : p->runtime_ns;
+    r->runtime_ns = p->kind == WL_REPLAY ? s.last_event : p->runtime_ns;
     hwm_stats(dev, &r->stats);
     fsync_destroy(&s);
     g_free(s.jobs);
-    g_free(s.trace_submit);
-    g_queue_clear(&s.host_q);
+    g_free(s.completed);
+    g_queue_clear_full(&s.host_q, g_free);
     return ok;
 }

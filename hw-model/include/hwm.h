@@ -45,6 +45,14 @@ G_BEGIN_DECLS
 
 typedef int64_t hwm_ns;                 /* absolute time, nanoseconds */
 #define HWM_NEVER INT64_MAX             /* next_event(): nothing pending */
+/*
+ * The latest time a host may give (about 146 years).  The model adds the
+ * time its commands take to the times it is given; the half of the int64
+ * range above this leaves those sums room that no real queue of work comes
+ * near, so they never overflow.  hwm_submit() refuses a later time
+ * (HWM_ERROR_TIME); hwm_advance() and hwm_power_cut() expect times up to it.
+ */
+#define HWM_TIME_MAX (INT64_MAX / 2)
 #define HWM_SECTOR_BYTES 512u           /* request granularity */
 
 #define HWM_ERROR hwm_error_quark()
@@ -55,12 +63,16 @@ typedef enum {
     HWM_ERROR_INVALID,      /* a request or option is malformed */
     HWM_ERROR_RANGE,        /* a request reaches past the end of the device */
     HWM_ERROR_QUEUE_FULL,   /* more commands than queue_depth outstanding */
-    HWM_ERROR_TIME,         /* the host's clock went backwards */
+    HWM_ERROR_TIME,         /* the host's clock went backwards, or past
+                               HWM_TIME_MAX */
 } HwmErrorCode;
 
 /* ---- profiles ---------------------------------------------------------- */
 
 typedef struct HwmProfile HwmProfile;
+
+/* A profile is a page of text: a longer file is refused, not read. */
+#define HWM_PROFILE_MAX_BYTES (1024 * 1024)
 
 /*
  * Load a profile from a file.  `name_or_path` containing a '/' or ending in
@@ -191,7 +203,10 @@ size_t hwm_advance(HwmDevice *dev, hwm_ns now, HwmEvent *ev, size_t cap);
  * Power fails at `now`.  Every queued command is dropped without
  * completion, and every byte that was acknowledged but is not durable is
  * lost.  Returns those ranges (merged, ascending, as HwmExtent) and resets
- * the device to power-on state.  Caller frees with g_array_unref().
+ * the device to power-on state: the arm, the write-miss draws and the
+ * media-cache log as a new device has them, the read segments empty and no
+ * read-ahead running, so what comes after a cut does not depend on what the
+ * cut dropped.  Caller frees with g_array_unref().
  * Events up to `now` that hwm_advance() has not returned yet happened
  * before the failure and stay queued; a host that keeps data per event
  * (the QEMU driver) drains them with hwm_advance(now) first.
@@ -236,6 +251,17 @@ const char *hwm_op_name(HwmOp op);
  */
 bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
                        const char **why);
+/*
+ * Read a whole regular file of at most `max_bytes` into a NUL-terminated
+ * buffer (caller frees).  A FIFO, device, directory or socket is refused
+ * without reading from it (a FIFO with no writer would block for ever,
+ * /dev/zero never ends), and so is a longer file.  Errors name the path.
+ * Profiles and platter-sim's traces share it.
+ */
+bool hwm_read_file(const char *path, gsize max_bytes, char **text, gsize *len,
+                   GError **errp);
+/* The inverse of hwm_parse_decimal: append value / scale exactly ("8.25"). */
+void hwm_append_decimal(GString *s, uint64_t value, uint64_t scale);
 
 G_END_DECLS
 

@@ -36,12 +36,24 @@ static gint cmp_pos(gconstpointer a, gconstpointer b, gpointer unused)
     return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
 
+static gint cmp_seq(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    const Extent *x = a, *y = b;
+    (void)unused;
+    if (x->seq != y->seq) {
+        return x->seq < y->seq ? -1 : 1;
+    }
+    return x->lba < y->lba ? -1 : x->lba > y->lba;
+}
+
 void hwm_cache_init(Cache *c, const Geometry *geo)
 {
     *c = (Cache){ .geo = geo };
     c->by_lba = g_tree_new_full(cmp_lba, NULL, NULL, g_free);
+    c->by_seq = g_tree_new_full(cmp_seq, NULL, NULL, NULL);
+    c->idle_by_lba = geo ? NULL : g_tree_new_full(cmp_lba, NULL, NULL, NULL);
     c->by_cyl = geo ? g_tree_new_full(cmp_cyl, NULL, NULL, free_cyl) : NULL;
-    c->busy = g_ptr_array_new();
+    c->busy = g_tree_new_full(cmp_lba, NULL, NULL, NULL);
 }
 
 void hwm_cache_destroy(Cache *c)
@@ -49,9 +61,13 @@ void hwm_cache_destroy(Cache *c)
     if (c->by_cyl) {
         g_tree_destroy(c->by_cyl);
     }
+    g_tree_destroy(c->by_seq);
+    if (c->idle_by_lba) {
+        g_tree_destroy(c->idle_by_lba);
+    }
     g_tree_destroy(c->by_lba);
-    g_ptr_array_unref(c->busy);
-    c->by_cyl = c->by_lba = NULL;
+    g_tree_destroy(c->busy);
+    c->by_cyl = c->by_lba = c->by_seq = c->idle_by_lba = NULL;
     c->busy = NULL;
 }
 
@@ -116,6 +132,10 @@ static Extent *add_extent(Cache *c, uint64_t lba, uint64_t n, bool durable,
     e->durable = durable;
     e->seq = seq;
     g_tree_insert(c->by_lba, &e->lba, e);
+    g_tree_insert(c->by_seq, e, e);
+    if (c->idle_by_lba) {
+        g_tree_insert(c->idle_by_lba, &e->lba, e);
+    }
     index_pos(c, e);
     account(c, e, +1);
     return e;
@@ -125,6 +145,10 @@ static void drop_extent(Cache *c, Extent *e)
 {
     account(c, e, -1);
     unindex_pos(c, e);
+    g_tree_remove(c->by_seq, e);
+    if (c->idle_by_lba && !e->busy) {
+        g_tree_remove(c->idle_by_lba, &e->lba);
+    }
     g_tree_remove(c->by_lba, &e->lba);   /* frees e */
 }
 
@@ -231,7 +255,12 @@ void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
         }
         account(c, left, -1);
         left->sectors += more;
-        left->seq = MIN(left->seq, oldest);
+        if (oldest < left->seq) {
+            /* its key in by_seq changes: out and back in */
+            g_tree_remove(c->by_seq, left);
+            left->seq = oldest;
+            g_tree_insert(c->by_seq, left, left);
+        }
         account(c, left, +1);
     } else if (right) {
         uint64_t rs = right->sectors, rseq = right->seq;
@@ -257,13 +286,14 @@ bool hwm_cache_covers(const Cache *c, uint64_t lba, uint64_t n)
 
 bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
 {
-    for (guint i = 0; i < c->busy->len; i++) {
-        const Extent *e = g_ptr_array_index(c->busy, i);
-        if (e->lba < lba + n && lba < e->lba + e->sectors) {
-            return true;
-        }
-    }
-    return false;
+    /* busy extents are disjoint: if any overlaps, the last one starting
+     * before the end of the range does */
+    uint64_t end = lba + n;
+    GTreeNode *at = g_tree_lower_bound(c->busy, &end);
+    GTreeNode *before = at ? g_tree_node_previous(at)
+                           : g_tree_node_last(c->busy);
+    const Extent *e = before ? g_tree_node_value(before) : NULL;
+    return e && e->lba + e->sectors > lba;
 }
 
 /* First eligible extent at or after angle `slot` on a cylinder, wrapping
@@ -360,10 +390,10 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
 
 static Extent *pick_flash(Cache *c, uint64_t max_seq)
 {
-    for (GTreeNode *n = g_tree_node_first(c->by_lba); n;
+    for (GTreeNode *n = g_tree_node_first(c->idle_by_lba); n;
          n = g_tree_node_next(n)) {
         Extent *e = g_tree_node_value(n);
-        if (!e->busy && e->seq <= max_seq) {
+        if (e->seq <= max_seq) {
             return e;
         }
     }
@@ -388,7 +418,10 @@ Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
         add_extent(c, lba + n, total - n, durable, seq);
     }
     e->busy = true;
-    g_ptr_array_add(c->busy, e);
+    if (c->idle_by_lba) {
+        g_tree_remove(c->idle_by_lba, &e->lba);
+    }
+    g_tree_insert(c->busy, &e->lba, e);
     c->generation++;
     return e;
 }
@@ -396,24 +429,14 @@ Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
 void hwm_cache_finish_destage(Cache *c, Extent *e)
 {
     g_assert(e->busy);
-    g_ptr_array_remove_fast(c->busy, e);
+    g_tree_remove(c->busy, &e->lba);
     drop_extent(c, e);
-}
-
-static gboolean min_seq_cb(gpointer k, gpointer v, gpointer data)
-{
-    const Extent *e = v;
-    uint64_t *m = data;
-    (void)k;
-    *m = MIN(*m, e->seq);
-    return FALSE;
 }
 
 uint64_t hwm_cache_oldest_seq(const Cache *c)
 {
-    uint64_t m = UINT64_MAX;
-    g_tree_foreach(c->by_lba, min_seq_cb, &m);
-    return m;
+    GTreeNode *n = g_tree_node_first(c->by_seq);
+    return n ? ((const Extent *)g_tree_node_value(n))->seq : UINT64_MAX;
 }
 
 static gboolean collect_volatile(gpointer k, gpointer v, gpointer data)

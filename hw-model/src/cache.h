@@ -34,13 +34,20 @@ typedef struct {
 typedef struct {
     GTree *by_lba;           /* &Extent.lba -> Extent */
     GTree *by_cyl;           /* &CylIndex.cyl -> CylIndex, rotating media */
+    GTree *by_seq;           /* Extent -> Extent, ordered (seq, lba): the
+                                oldest acknowledgement in O(log n) */
+    GTree *idle_by_lba;      /* flash: the extents not being written back,
+                                &Extent.lba -> Extent: the lowest is found
+                                without passing every busy one (one per
+                                die, thousands of dies) */
     const Geometry *geo;     /* NULL: no position index (flash) */
     uint64_t dirty_sectors;
     uint64_t volatile_sectors;
     uint32_t extents;
     uint64_t generation;     /* bumped by every change */
-    GPtrArray *busy;         /* extents being written back: one per media
-                                unit at most, so overlap checks scan it */
+    GTree *busy;             /* extents being written back, &Extent.lba ->
+                                Extent: one per media unit at most, but a
+                                flash device has thousands of units */
 } Cache;
 
 void hwm_cache_init(Cache *c, const Geometry *geo);

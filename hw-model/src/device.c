@@ -72,6 +72,51 @@ typedef struct {
     ArmPos arm;
 } Unit;
 
+/*
+ * A set of media units (parallel_units <= 4096 = 64 x 64) as a two-level
+ * bitmap: the next member at or after a unit in O(1), so a flash device
+ * finds the units that can start something without walking all of them.
+ */
+#define UNITSET_MAX 4096u
+#define UNIT_NONE UINT32_MAX
+typedef struct {
+    uint64_t top;               /* bit i: word i is not empty */
+    uint64_t w[UNITSET_MAX / 64];
+} UnitSet;
+
+static void unitset_add(UnitSet *s, uint32_t u)
+{
+    s->w[u / 64] |= 1ull << (u % 64);
+    s->top |= 1ull << (u / 64);
+}
+
+static void unitset_del(UnitSet *s, uint32_t u)
+{
+    s->w[u / 64] &= ~(1ull << (u % 64));
+    if (!s->w[u / 64]) {
+        s->top &= ~(1ull << (u / 64));
+    }
+}
+
+/* The lowest member >= u, or UNIT_NONE. */
+static uint32_t unitset_next(const UnitSet *s, uint32_t u)
+{
+    if (u >= UNITSET_MAX) {
+        return UNIT_NONE;
+    }
+    uint64_t rest = s->w[u / 64] & (~0ull << (u % 64));
+    if (rest) {
+        return u / 64 * 64 + (uint32_t)__builtin_ctzll(rest);
+    }
+    uint32_t word = u / 64 + 1;
+    uint64_t words = word < 64 ? s->top & (~0ull << word) : 0;
+    if (!words) {
+        return UNIT_NONE;
+    }
+    word = (uint32_t)__builtin_ctzll(words);
+    return word * 64 + (uint32_t)__builtin_ctzll(s->w[word]);
+}
+
 struct HwmDevice {
     HwmProfile prof;            /* copy; name/source owned */
     bool rotating;
@@ -94,6 +139,9 @@ struct HwmDevice {
     guint out_head;
 
     GQueue cmds;                /* outstanding, arrival order */
+    GList *admit_from;          /* the first CS_NEW command in cmds, or
+                                   NULL: admission is in order, so those
+                                   not yet admitted are a tail of cmds */
     GQueue room_wait;           /* Cmd*, FIFO */
     GPtrArray *media_q;         /* Cmd* waiting for a unit */
     GPtrArray *flushes;         /* queued flushes in progress */
@@ -101,6 +149,13 @@ struct HwmDevice {
 
     Unit *units;
     uint32_t nunits;
+    UnitSet idle;               /* units with op == OP_IDLE */
+    UnitSet reads_idle;         /* idle units with a read of theirs waiting
+                                   in media_q (flash reads go to the die
+                                   that holds the data) */
+    uint32_t *reads_waiting;    /* per unit: such reads in media_q */
+    GPtrArray *running_writes;  /* Cmd* of host writes on a unit (flash
+                                   write-back must not overtake them) */
 
     hwm_ns now;                 /* latest time the host gave */
     hwm_ns instant;             /* time of the step being processed */
@@ -192,6 +247,54 @@ static void arm_unit(HwmDevice *d, uint32_t u, hwm_ns t)
     timer_push(d, t, EV_UNIT, NULL, u);
 }
 
+/* ---- media units and their queue --------------------------------------- */
+
+static uint32_t flash_unit_of(const HwmDevice *d, uint64_t lba);
+
+/* Every change of a unit's op goes through here, to keep the sets. */
+static void unit_set_op(HwmDevice *d, uint32_t u, OpKind op)
+{
+    d->units[u].op = op;
+    if (op == OP_IDLE) {
+        unitset_add(&d->idle, u);
+        if (d->reads_waiting[u]) {
+            unitset_add(&d->reads_idle, u);
+        }
+    } else {
+        unitset_del(&d->idle, u);
+        unitset_del(&d->reads_idle, u);
+    }
+}
+
+/* The unit a read must run on (flash), or UNIT_NONE: any unit. */
+static uint32_t pinned_unit(const HwmDevice *d, const Cmd *c)
+{
+    return !d->rotating && c->req.op == HWM_OP_READ ?
+           flash_unit_of(d, c->lba) : UNIT_NONE;
+}
+
+static void media_q_push(HwmDevice *d, Cmd *c)
+{
+    uint32_t u = pinned_unit(d, c);
+    c->state = CS_MEDIA;
+    g_ptr_array_add(d->media_q, c);
+    if (u != UNIT_NONE && d->reads_waiting[u]++ == 0 &&
+        d->units[u].op == OP_IDLE) {
+        unitset_add(&d->reads_idle, u);
+    }
+}
+
+static Cmd *media_q_take(HwmDevice *d, guint idx)
+{
+    Cmd *c = g_ptr_array_index(d->media_q, idx);
+    uint32_t u = pinned_unit(d, c);
+    g_ptr_array_remove_index(d->media_q, idx);
+    if (u != UNIT_NONE && --d->reads_waiting[u] == 0) {
+        unitset_del(&d->reads_idle, u);
+    }
+    return c;
+}
+
 /* ---- host events -------------------------------------------------------- */
 
 static void emit(HwmDevice *d, const HwmEvent *ev)
@@ -202,7 +305,10 @@ static void emit(HwmDevice *d, const HwmEvent *ev)
 static hwm_ns iface_ns(const HwmDevice *d, uint64_t bytes)
 {
     uint64_t r = d->prof.interface_bytes_per_s;
-    return (hwm_ns)((bytes * 1000000000ull + r - 1) / r);
+    /* 128 bits: bytes * 10^9 passes 2^64 from 18.4 GB on (that wrapped);
+     * the quotient stays below 2^62 ns up to 4.6 PB at the slowest link
+     * the profile allows (1 MB/s) */
+    return (hwm_ns)(((unsigned __int128)bytes * 1000000000u + r - 1) / r);
 }
 
 static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
@@ -326,8 +432,7 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
         if (is_write_in_place(d, c)) {
             g_queue_pop_head(&d->room_wait);
             c->t.destage_ns = t - c->ready_ns;
-            c->state = CS_MEDIA;
-            g_ptr_array_add(d->media_q, c);
+            media_q_push(d, c);
             continue;
         }
         /* skip the check when nothing changed since this waiter last
@@ -347,8 +452,7 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
         reserve(d, c);
         c->t.destage_ns = t - c->ready_ns;
         if (is_log_write(d, c)) {
-            c->state = CS_MEDIA;
-            g_ptr_array_add(d->media_q, c);
+            media_q_push(d, c);
         } else {
             /* into the cache now, before a write-back can start on older
              * data of the same sectors in this instant */
@@ -369,19 +473,20 @@ static bool earlier_outstanding(const HwmDevice *d, const Cmd *c)
  * after it (SATA FLUSH CACHE is not an NCQ command). */
 static void admit(HwmDevice *d, hwm_ns t)
 {
-    for (GList *l = d->cmds.head; l; l = l->next) {
+    /* the non-queued flush in progress precedes every command not yet
+     * admitted: they wait for it (and the walk from the head to find the
+     * first new command cost O(queue) per step) */
+    if (d->nq_flush) {
+        return;
+    }
+    for (GList *l = d->admit_from; l; l = d->admit_from = l->next) {
         Cmd *c = l->data;
-        if (c == d->nq_flush) {
-            return;
-        }
-        if (c->state != CS_NEW) {
-            continue;
-        }
         if (c->req.op == HWM_OP_FLUSH &&
             d->prof.flush_mode == HWM_FLUSH_NON_QUEUED) {
             if (earlier_outstanding(d, c)) {
                 return;
             }
+            d->admit_from = l->next;
             c->state = CS_FLUSH;
             c->start_ns = t;
             c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
@@ -466,8 +571,7 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
     switch (c->req.op) {
     case HWM_OP_READ:
         if (!read_from_buffer(d, c, t)) {
-            c->state = CS_MEDIA;
-            g_ptr_array_add(d->media_q, c);
+            media_q_push(d, c);
         }
         break;
     case HWM_OP_WRITE:
@@ -526,7 +630,7 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
         c->t.destage_ns = done - c->start_ns - c->t.overhead_ns - media;
         if (committed > t && d->rotating) {
             /* the commit writes drive metadata: the arm is busy with it */
-            d->units[0].op = OP_COMMIT;
+            unit_set_op(d, 0, OP_COMMIT);
             arm_unit(d, 0, committed);
         }
         complete_at(d, c, done);
@@ -565,10 +669,9 @@ static hwm_ns flash_pages(const HwmDevice *d, uint64_t sectors)
 static bool overlaps_running_write(const HwmDevice *d, uint64_t lba,
                                    uint64_t n)
 {
-    for (uint32_t i = 0; i < d->nunits; i++) {
-        const Cmd *c = d->units[i].op == OP_HOST ? d->units[i].cmd : NULL;
-        if (c && c->req.op == HWM_OP_WRITE && c->lba < lba + n &&
-            lba < c->lba + c->sectors) {
+    for (guint i = 0; i < d->running_writes->len; i++) {
+        const Cmd *c = g_ptr_array_index(d->running_writes, i);
+        if (c->lba < lba + n && lba < c->lba + c->sectors) {
             return true;
         }
     }
@@ -698,7 +801,7 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
         d->st.transfer_ns += end - t;
     }
     d->st.media_ops++;
-    un->op = OP_DESTAGE;
+    unit_set_op(d, u, OP_DESTAGE);
     un->ext = e;
     arm_unit(d, u, end);
     return true;
@@ -793,8 +896,7 @@ static hwm_ns log_append(HwmDevice *d, Unit *un, hwm_ns t, Cmd *c,
 static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
 {
     Unit *un = &d->units[u];
-    Cmd *c = g_ptr_array_index(d->media_q, (guint)idx);
-    g_ptr_array_remove_index(d->media_q, (guint)idx);
+    Cmd *c = media_q_take(d, (guint)idx);
     MediaTime mt = { 0 };
     hwm_ns end;
     bool write = c->req.op == HWM_OP_WRITE;
@@ -802,20 +904,23 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
     if (d->rotating) {
         if (is_log_write(d, c)) {
             end = log_append(d, un, t, c, &mt);
-            un->op = OP_LOG;
+            unit_set_op(d, u, OP_LOG);
         } else {
             unsigned how = write ? ACC_WRITE | write_miss(d, un->arm, c->lba)
                          : d->prof.zero_latency_read ? ACC_ZERO_LATENCY : 0;
             c->write_misses += (how & ACC_MISS) != 0;
             end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
                                       how, &mt);
-            un->op = OP_HOST;
+            unit_set_op(d, u, OP_HOST);
         }
     } else {
         hwm_ns per = (hwm_ns)(write ? d->prof.program_ns : d->prof.read_ns);
         end = t + per * flash_pages(d, c->sectors);
         mt.transfer_ns = end - t;
-        un->op = OP_HOST;
+        unit_set_op(d, u, OP_HOST);
+        if (write) {
+            g_ptr_array_add(d->running_writes, c);
+        }
     }
     c->state = CS_RUNNING;
     c->t.seek_ns += mt.seek_ns;
@@ -862,33 +967,48 @@ static void yield_read_ahead(HwmDevice *d, hwm_ns t)
         return;
     }
     hwm_rc_finish(&d->rc, t, &un->arm);
-    un->op = OP_IDLE;
+    unit_set_op(d, 0, OP_IDLE);
     un->gen++;                          /* its timer is stale now */
 }
 
-static void start_unit(HwmDevice *d, uint32_t u, hwm_ns t)
+/* Returns whether unit `u` (idle) started something. */
+static bool start_unit(HwmDevice *d, uint32_t u, hwm_ns t)
 {
-    if (d->units[u].op != OP_IDLE) {
-        return;
-    }
     /* write-back that someone is waiting for comes first */
     if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
-        start_destage(d, u, t, UINT64_MAX);
-        return;     /* nothing else runs during a non-queued flush */
+        /* nothing else runs during a non-queued flush */
+        return start_destage(d, u, t, UINT64_MAX);
     }
     if (d->flushes->len > 0 && start_destage(d, u, t, flush_seq_limit(d))) {
-        return;
+        return true;
     }
     if (room_waiter_needs_space(d) && start_destage(d, u, t, UINT64_MAX)) {
-        return;
+        return true;
     }
     int idx = pick_host(d, u, t);
     if (idx >= 0) {
         start_host(d, u, t, idx);
-        return;
+        return true;
     }
-    if (destage_wanted(d, t)) {
-        start_destage(d, u, t, UINT64_MAX);
+    return destage_wanted(d, t) && start_destage(d, u, t, UINT64_MAX);
+}
+
+/*
+ * Every idle unit, lowest first, takes what it can.  Once one takes
+ * nothing, no unit can take write-back or a write (neither depends on the
+ * unit, and starting work never makes more of it), so only the units with
+ * a read of their own waiting are left to try: the work is O(units that
+ * start), not O(units), on a flash device of thousands of dies.
+ */
+static void start_units(HwmDevice *d, hwm_ns t)
+{
+    uint32_t u = unitset_next(&d->idle, 0);
+    while (u != UNIT_NONE && start_unit(d, u, t)) {
+        u = unitset_next(&d->idle, u + 1);
+    }
+    while (u != UNIT_NONE &&
+           (u = unitset_next(&d->reads_idle, u + 1)) != UNIT_NONE) {
+        start_unit(d, u, t);
     }
 }
 
@@ -897,7 +1017,7 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
     Unit *un = &d->units[u];
     OpKind op = un->op;
 
-    un->op = OP_IDLE;
+    unit_set_op(d, u, OP_IDLE);
     if (op == OP_DESTAGE) {
         Extent *e = un->ext;
         HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
@@ -914,6 +1034,7 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
         Cmd *c = un->cmd;
         un->cmd = NULL;
         if (c->req.op == HWM_OP_WRITE) {
+            g_ptr_array_remove_fast(d->running_writes, c);
             if (op == OP_LOG) {
                 /* durable in the log; its home write is still owed */
                 unreserve(d, c);
@@ -932,7 +1053,7 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             if (d->rotating &&
                 hwm_rc_read_done(&d->rc, t, un->arm, c->lba, c->sectors,
                                  !media_wanted(d), read_segments_now(d))) {
-                un->op = OP_READAHEAD;
+                unit_set_op(d, u, OP_READAHEAD);
                 arm_unit(d, u, hwm_rc_end(&d->rc));
             }
             c->t.transfer_ns += x;
@@ -952,9 +1073,7 @@ static void kick(HwmDevice *d, hwm_ns t)
     admit(d, t);
     yield_read_ahead(d, t);
     check_flushes(d, t);
-    for (uint32_t u = 0; u < d->nunits; u++) {
-        start_unit(d, u, t);
-    }
+    start_units(d, t);
 }
 
 static void run_until(HwmDevice *d, hwm_ns now)
@@ -975,7 +1094,7 @@ static void run_until(HwmDevice *d, hwm_ns now)
                 break;          /* re-armed or stopped since */
             }
             if (d->units[x.unit].op == OP_COMMIT) {
-                d->units[x.unit].op = OP_IDLE;
+                unit_set_op(d, x.unit, OP_IDLE);
             } else {
                 on_unit_done(d, x.unit, x.t);
             }
@@ -1053,7 +1172,13 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     d->media_q = g_ptr_array_new();
     d->flushes = g_ptr_array_new();
     d->nunits = d->rotating ? 1 : p->parallel_units;
+    g_assert(d->nunits <= UNITSET_MAX);     /* the profile's bound */
     d->units = g_new0(Unit, d->nunits);
+    d->reads_waiting = g_new0(uint32_t, d->nunits);
+    d->running_writes = g_ptr_array_new();
+    for (uint32_t u = 0; u < d->nunits; u++) {
+        unitset_add(&d->idle, u);
+    }
     d->wake_at = HWM_NEVER;
     return d;
 }
@@ -1070,14 +1195,19 @@ static void drop_commands(HwmDevice *d)
     g_ptr_array_set_size(d->flushes, 0);
     g_array_set_size(d->timers, 0);
     d->nq_flush = NULL;
+    d->admit_from = NULL;
     d->reserved_sectors = 0;
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
     d->room_fail.cmd = NULL;
+    memset(d->units, 0, sizeof *d->units * d->nunits);
+    memset(d->reads_waiting, 0, sizeof *d->reads_waiting * d->nunits);
+    g_ptr_array_set_size(d->running_writes, 0);
+    d->idle = (UnitSet){ 0 };
+    d->reads_idle = (UnitSet){ 0 };
     for (uint32_t u = 0; u < d->nunits; u++) {
-        ArmPos arm = d->units[u].arm;
-        d->units[u] = (Unit){ .arm = arm };
+        unitset_add(&d->idle, u);
     }
     hwm_rc_clear(&d->rc);
 }
@@ -1098,6 +1228,8 @@ void hwm_device_free(HwmDevice *d)
     g_ptr_array_unref(d->media_q);
     g_ptr_array_unref(d->flushes);
     g_free(d->units);
+    g_free(d->reads_waiting);
+    g_ptr_array_unref(d->running_writes);
     g_free(d->prof.name);
     g_free(d->prof.source);
     g_free(d);
@@ -1130,6 +1262,13 @@ uint32_t hwm_device_rotation_rpm(const HwmDevice *d)
 
 static bool check_time(HwmDevice *d, hwm_ns now, GError **errp)
 {
+    if (now > HWM_TIME_MAX) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_TIME,
+                    "time %" G_GINT64_FORMAT " ns is past the latest the "
+                    "model accepts (%" G_GINT64_FORMAT " ns)", now,
+                    (hwm_ns)HWM_TIME_MAX);
+        return false;
+    }
     if (now < d->now) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_TIME,
                     "time went backwards: %" G_GINT64_FORMAT " ns after %"
@@ -1213,6 +1352,9 @@ bool hwm_submit(HwmDevice *d, hwm_ns now, const HwmRequest *req,
     c->state = CS_NEW;
     c->link.data = c;
     g_queue_push_tail_link(&d->cmds, &c->link);
+    if (!d->admit_from) {
+        d->admit_from = &c->link;
+    }
     d->last_busy = now;
     d->instant = now;
     kick(d, now);
@@ -1267,7 +1409,18 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
     d->st.power_cuts++;
     drop_commands(d);
     hwm_cache_clear(&d->cache);
+    /*
+     * Power-on state, the same whatever the dropped commands had done: the
+     * arm starts where a new device's does, the write-miss draws and the
+     * media-cache log start over (drop_commands() emptied the read segments
+     * and stopped the read-ahead: the buffer is volatile).  Commands the cut dropped never complete,
+     * so a trace of the run cannot show them; had they moved the arm or the
+     * draw count, a replay of that trace would time everything after the
+     * cut differently (platter-sim --verify).
+     */
+    d->positioned_writes = 0;
     d->log_open = false;
+    d->log_head = 0;
     d->last_busy = d->now;
     return lost;
 }

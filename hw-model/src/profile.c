@@ -6,9 +6,13 @@
  * report the line of a semantically bad value; this parser names file, line
  * and key for every error.
  */
+#define _POSIX_C_SOURCE 200809L /* open(O_NONBLOCK), fstat: hwm_read_file */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "profile.h"
 
@@ -183,10 +187,26 @@ static const KeyDef *find_key(const char *name)
     return NULL;
 }
 
+/* The units a key name may end in, and how --dump-profile names them. */
+static const struct {
+    const char *suffix;
+    const char *name;
+} key_units[] = {
+    { "ms", "ms" }, { "us", "us" }, { "ns", "ns" }, { "mb_s", "MB/s" },
+    { "mb", "MiB" }, { "kb", "KiB" }, { "bytes", "bytes" }, { "pct", "%" },
+};
+
+/* The unit in a key's name, or "" for a count, a name or a yes/no (the
+ * last word is not always a unit: queue_depth, interface_mb_s). */
 static const char *unit_of(const KeyDef *k)
 {
-    const char *us = strrchr(k->key, '_');
-    return us ? us + 1 : "";
+    for (size_t u = 0; u < G_N_ELEMENTS(key_units); u++) {
+        g_autofree char *tail = g_strconcat("_", key_units[u].suffix, NULL);
+        if (g_str_has_suffix(k->key, tail)) {
+            return key_units[u].name;
+        }
+    }
+    return "";
 }
 
 bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
@@ -254,8 +274,14 @@ static bool parse_value(const KeyDef *k, const char *val, uint64_t *out,
 {
     switch (k->type) {
     case T_COUNT:
-        return parse_decimal(val, 1, out, why) ||
-               (*why = "not a whole number", false);
+        if (parse_decimal(val, 1, out, why)) {
+            return true;
+        }
+        /* a fraction; "too large" and "not a number" say it already */
+        if (g_str_has_prefix(*why, "finer")) {
+            *why = "not a whole number";
+        }
+        return false;
     case T_TIME:
     case T_SIZE:
     case T_RATIO:
@@ -335,12 +361,11 @@ static const KeyDef *key_with_other_unit(const char *name)
 {
     g_autofree char *stem = g_strdup(name);
     char *us = strrchr(stem, '_');
-    static const char *const units[] = { "ms", "us", "ns", "mb", "kb",
-                                         "bytes", "mb_s", "pct" };
 
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t u = 0; u < G_N_ELEMENTS(units); u++) {
-            g_autofree char *cand = g_strdup_printf("%s_%s", stem, units[u]);
+        for (size_t u = 0; u < G_N_ELEMENTS(key_units); u++) {
+            g_autofree char *cand = g_strdup_printf("%s_%s", stem,
+                                                    key_units[u].suffix);
             const KeyDef *k = find_key(cand);
             if (k) {
                 return k;
@@ -353,8 +378,6 @@ static const KeyDef *key_with_other_unit(const char *name)
     }
     return NULL;
 }
-
-static void append_decimal(GString *s, uint64_t v, uint64_t scale);
 
 static bool check_bounds(const HwmProfile *p, const KeyDef *k, uint64_t v,
                          const char *where, GError **errp)
@@ -370,11 +393,11 @@ static bool check_bounds(const HwmProfile *p, const KeyDef *k, uint64_t v,
         } else {
             /* say it in the key's own unit */
             g_autoptr(GString) m = g_string_new(NULL);
-            append_decimal(m, v, k->scale);
+            hwm_append_decimal(m, v, k->scale);
             g_string_append(m, " is outside ");
-            append_decimal(m, k->min, k->scale);
+            hwm_append_decimal(m, k->min, k->scale);
             g_string_append(m, "..");
-            append_decimal(m, k->max, k->scale);
+            hwm_append_decimal(m, k->max, k->scale);
             g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE, "%s: key '%s': %s",
                         where, k->key, m->str);
         }
@@ -507,6 +530,15 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
         if (!parse_value(k, val, &v, &why)) {
             g_autofree char *names =
                 k->type == T_ENUM ? allowed_names(k) : NULL;
+            if (g_str_equal(why, "too large")) {
+                /* past 2^64: say the bound, in the key's unit */
+                g_autoptr(GString) max = g_string_new(NULL);
+                hwm_append_decimal(max, k->max, k->scale);
+                g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                            "%s: key '%s': %s is too large: at most %s",
+                            where, name, val, max->str);
+                return NULL;
+            }
             g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
                         "%s: key '%s': bad value '%s': %s%s%s%s", where, name,
                         val, why, names ? " (" : "", names ? names : "",
@@ -565,6 +597,63 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
     return g_steal_pointer(&p);
 }
 
+bool hwm_read_file(const char *path, gsize max_bytes, char **text,
+                   gsize *len, GError **errp)
+{
+    struct stat st;
+    g_autofree char *buf = NULL;
+    gsize got = 0;
+    bool ok = false;
+    /* non-blocking: opening a FIFO with no writer returns at once, so
+     * fstat() can refuse it instead of the read hanging */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    if (fd < 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "cannot read %s: %s",
+                    path, g_strerror(errno));
+        return false;
+    }
+    if (fstat(fd, &st) != 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "cannot read %s: %s",
+                    path, g_strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s is not a regular file (a %s): refused", path,
+                    S_ISDIR(st.st_mode) ? "directory" :
+                    S_ISFIFO(st.st_mode) ? "FIFO" :
+                    S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" :
+                    "socket or other special file");
+    } else if ((guint64)st.st_size > max_bytes) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s is too large: %" G_GUINT64_FORMAT " bytes, at most %"
+                    G_GSIZE_FORMAT, path, (guint64)st.st_size, max_bytes);
+    } else {
+        /* one byte more than allowed: a file that grew is caught too */
+        buf = g_malloc((gsize)st.st_size + 2);
+        gsize want = (gsize)st.st_size + 1;
+        ssize_t n = 1;
+        while (got < want && (n = read(fd, buf + got, want - got)) > 0) {
+            got += (gsize)n;
+        }
+        if (n < 0) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "cannot read %s: %s", path, g_strerror(errno));
+        } else if (got > (gsize)st.st_size) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "%s changed while it was read", path);
+        } else {
+            buf[got] = '\0';
+            ok = true;
+        }
+    }
+    close(fd);
+    if (ok) {
+        *text = g_steal_pointer(&buf);
+        *len = got;
+    }
+    return ok;
+}
+
 HwmProfile *hwm_profile_load(const char *name_or_path, const char *search_dir,
                              GError **errp)
 {
@@ -583,10 +672,9 @@ HwmProfile *hwm_profile_load(const char *name_or_path, const char *search_dir,
     } else {
         path = g_strdup_printf("%s/%s.profile", search_dir, name_or_path);
     }
-    if (!g_file_get_contents(path, &text, &len, &local)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
-                    "profile '%s': cannot read %s: %s", name_or_path, path,
-                    local->message);
+    if (!hwm_read_file(path, HWM_PROFILE_MAX_BYTES, &text, &len, &local)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE, "profile '%s': %s",
+                    name_or_path, local->message);
         g_error_free(local);
         return NULL;
     }
@@ -613,7 +701,7 @@ uint64_t hwm_profile_capacity_bytes(const HwmProfile *p)
 }
 
 /* Write a value in the key's own unit, exactly (no floating point). */
-static void append_decimal(GString *s, uint64_t v, uint64_t scale)
+void hwm_append_decimal(GString *s, uint64_t v, uint64_t scale)
 {
     g_string_append_printf(s, "%" G_GUINT64_FORMAT, v / scale);
     uint64_t rem = v % scale;
@@ -652,9 +740,11 @@ char *hwm_profile_dump(const HwmProfile *p)
             g_string_append(s, v ? "yes" : "no");
             break;
         default:
-            append_decimal(s, v, k->scale);
+            hwm_append_decimal(s, v, k->scale);
         }
-        g_string_append_printf(s, "    # %s, %s\n", unit_of(k), k->help);
+        const char *unit = unit_of(k);
+        g_string_append_printf(s, "    # %s%s%s\n", unit, *unit ? ", " : "",
+                               k->help);
     }
     return g_string_free(s, FALSE);
 }

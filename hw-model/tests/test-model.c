@@ -597,6 +597,73 @@ static void test_read_segments_shared(void)
     }
 }
 
+/*
+ * After a cut the device is in power-on state whatever the cut dropped: a
+ * device that was seeking to and writing far away when the power failed
+ * times the next requests exactly as one that was idle (a trace of the
+ * run, which cannot show dropped commands, replays exactly).
+ */
+static void test_power_cut_forgets_dropped(void)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    g_autoptr(HwmDevice) busy = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    g_autoptr(HwmDevice) idle = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t blocks = hwm_device_capacity_bytes(busy) / 4096;
+    const hwm_ns cut = 10 * MS;
+
+    /* writes after long seeks: they move the arm and draw write misses */
+    for (uint64_t i = 0; i < 8; i++) {
+        submit(busy, 0, i, HWM_OP_WRITE, 0,
+               (blocks - 1 - i * (blocks / 9)) * 4096, 4096);
+    }
+    g_array_unref(hwm_power_cut(busy, cut));
+    g_array_unref(hwm_power_cut(idle, cut));
+    for (uint64_t i = 0; i < 32; i++) {
+        uint64_t off = (i * 7919 % 97) * (blocks / 100) * 4096;
+        submit(busy, cut + (hwm_ns)i * 50 * MS, i, HWM_OP_WRITE, 0, off, 4096);
+        submit(idle, cut + (hwm_ns)i * 50 * MS, i, HWM_OP_WRITE, 0, off, 4096);
+        HwmEvent a = next_completion(busy), b = next_completion(idle);
+        g_assert_cmpint(a.time_ns, ==, b.time_ns);
+        g_assert_cmpuint(a.write_misses, ==, b.write_misses);
+    }
+}
+
+/*
+ * The same for the read path: a cut drops the read segments and a
+ * read-ahead in progress (volatile buffer and actuator state), so reads
+ * after it time exactly as on a device that never read; cut while the
+ * read-ahead runs and after it filled its segment.
+ */
+static void test_power_cut_forgets_reads(void)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    const hwm_ns after[] = { 1 * MS, 200 * MS };
+
+    for (guint k = 0; k < G_N_ELEMENTS(after); k++) {
+        g_autoptr(HwmDevice) busy = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+        g_autoptr(HwmDevice) idle = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+        const uint64_t base = 1ull << 30;
+
+        submit(busy, 0, 0, HWM_OP_READ, 0, base, 65536);
+        HwmEvent r = next_completion(busy);
+        g_assert_false(r.cache_hit);
+        hwm_ns cut = r.time_ns + after[k];
+        g_array_unref(hwm_power_cut(busy, cut));
+        g_array_unref(hwm_power_cut(idle, cut));
+        for (uint64_t i = 0; i < 8; i++) {
+            /* the data read, and what the read-ahead went on to read */
+            uint64_t off = base + i * 65536;
+            hwm_ns t = cut + (hwm_ns)i * 30 * MS;
+            submit(busy, t, 1 + i, HWM_OP_READ, 0, off, 65536);
+            submit(idle, t, 1 + i, HWM_OP_READ, 0, off, 65536);
+            HwmEvent a = next_completion(busy), b = next_completion(idle);
+            g_assert_cmpint(a.time_ns, ==, b.time_ns);
+            g_assert_cmpint(a.cache_hit, ==, b.cache_hit);
+            g_assert_cmpint(a.read_ahead, ==, b.read_ahead);
+        }
+    }
+}
+
 static void test_sptf_beats_fifo(void)
 {
     hwm_ns fifo = qd32_mean(HWM_POLICY_FIFO), sptf = qd32_mean(HWM_POLICY_SPTF);
@@ -668,6 +735,44 @@ static void test_bad_requests(void)
     g_assert_error(err, HWM_ERROR, HWM_ERROR_TIME);
     g_clear_error(&err);
     g_assert_cmpint(hwm_next_event(d), !=, HWM_NEVER);
+}
+
+/* Times past HWM_TIME_MAX are refused, not overflowed; up to it they work. */
+static void test_time_range(void)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    HwmRequest r = { .op = HWM_OP_WRITE, .length = 4096 };
+    hwm_ns bad[] = { HWM_TIME_MAX + 1, INT64_MAX - 1000, INT64_MAX };
+    GError *err = NULL;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_assert_false(hwm_submit(d, bad[i], &r, &err));
+        g_assert_error(err, HWM_ERROR, HWM_ERROR_TIME);
+        g_assert_nonnull(strstr(err->message, "past the latest"));
+        g_clear_error(&err);
+        g_assert_cmpint(hwm_next_event(d), ==, HWM_NEVER);
+    }
+    submit(d, HWM_TIME_MAX, 1, HWM_OP_WRITE, 0, 0, 4096);
+    HwmEvent e = next_completion(d);
+    g_assert_cmpint(e.time_ns, >, HWM_TIME_MAX);
+    g_assert_cmpint(e.t.queue_ns, >=, 0);
+}
+
+/* The interface time of a request past 18.4 GB (bytes * 10^9 > 2^64
+ * wrapped): fast media behind a slow link, so the link dominates. */
+static void test_huge_transfer(void)
+{
+    g_autoptr(HwmProfile) p = parse(
+        "type = flash\ncapacity_bytes = 32000000000\nparallel_units = 1\n"
+        "read_us = 1\nprogram_us = 1\nprogram_kb = 1024\n"
+        "interface_mb_s = 1\nwrite_cache = no\n");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    uint64_t len = 20000000000ull;      /* 20 GB at 1 MB/s: 20000 s */
+
+    submit(d, 0, 1, HWM_OP_READ, 0, 0, len);
+    HwmEvent e = next_completion(d);
+    g_assert_cmpint(e.t.transfer_ns, >=, (hwm_ns)20000 * 1000000000);
 }
 
 static void test_config_errors(void)
@@ -799,8 +904,14 @@ int main(int argc, char **argv)
     g_test_add_func("/read/segments-shared", test_read_segments_shared);
     g_test_add_func("/durability/power-cut-keeps-due-events",
                     test_power_cut_keeps_due_events);
+    g_test_add_func("/durability/power-cut-forgets-dropped",
+                    test_power_cut_forgets_dropped);
+    g_test_add_func("/durability/power-cut-forgets-reads",
+                    test_power_cut_forgets_reads);
     g_test_add_func("/input/bad-requests", test_bad_requests);
     g_test_add_func("/input/queue-full", test_queue_full);
+    g_test_add_func("/input/time-range", test_time_range);
+    g_test_add_func("/physics/huge-transfer", test_huge_transfer);
     g_test_add_func("/input/config-errors", test_config_errors);
     g_test_add_func("/input/profile-errors", test_profile_errors);
     g_test_add_func("/input/shipped-profiles", test_shipped_profiles);
