@@ -27,9 +27,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     char *dump2 = hwm_profile_dump(again);
-    if (strcmp(strchr(dump, '\n'), strchr(dump2, '\n')) != 0) {
+    /* the same values; the origin marks differ ("[given, line N]") */
+    GRegex *re = g_regex_new(" \\[[^]\n]*\\]\n", 0, 0, NULL);
+    char *v1 = g_regex_replace_literal(re, dump, -1, 0, "\n", 0, NULL);
+    char *v2 = g_regex_replace_literal(re, dump2, -1, 0, "\n", 0, NULL);
+    if (strcmp(strchr(v1, '\n'), strchr(v2, '\n')) != 0) {
         abort();
     }
+    g_free(v1);
+    g_free(v2);
+    g_regex_unref(re);
     HwmDevice *d = hwm_device_new(p, NULL, &err);
     if (d) {
         HwmRequest r = { .op = HWM_OP_WRITE, .length = 4096 };

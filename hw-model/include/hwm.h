@@ -90,7 +90,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwmProfile, hwm_profile_free)
 const char *hwm_profile_name(const HwmProfile *p);
 uint64_t hwm_profile_capacity_bytes(const HwmProfile *p);
 /* One line per key with its effective value, as a profile file would hold
- * it (for --dump-profile and result records). Caller frees. */
+ * it (for --dump-profile and result records).  Each line's comment ends
+ * with where the value came from: [given, line N], [derived: RULE] or
+ * [default]; an optional data-sheet figure not given is a comment line
+ * ending [unset].  Caller frees. */
 char *hwm_profile_dump(const HwmProfile *p);
 
 /* ---- device ------------------------------------------------------------ */

@@ -19,6 +19,21 @@ typedef enum {
 
 typedef enum { HWM_FLUSH_NON_QUEUED, HWM_FLUSH_QUEUED } HwmFlushMode;
 
+/* Data-sheet classes the derivation rules in profile.c depend on. */
+typedef enum { HWM_FORM_3_5, HWM_FORM_2_5 } HwmFormFactor;
+typedef enum { HWM_IF_SATA, HWM_IF_SAS, HWM_IF_NVME } HwmInterface;
+
+/* Where a key's value came from (--dump-profile says it). */
+typedef enum {
+    HWM_ORIGIN_DEFAULT = 0,   /* the table's class default */
+    HWM_ORIGIN_GIVEN,         /* the profile file */
+    HWM_ORIGIN_DERIVED,       /* a rule, from other keys */
+    HWM_ORIGIN_UNSET,         /* an optional data-sheet figure not given */
+} HwmOrigin;
+
+/* At least the number of keys in profile.c's table (checked there). */
+#define HWM_PROFILE_MAX_KEYS 64
+
 /* How far a rotating drive reads past a read it had to go to the media. */
 typedef enum {
     HWM_READ_AHEAD_OFF,
@@ -58,6 +73,12 @@ struct HwmProfile {
     bool read_ahead_abandon;              /* a command for the media stops it */
     bool zero_latency_read;               /* read-on-arrival */
 
+    /* data-sheet figures that only feed derivation rules (0: not given) */
+    HwmFormFactor form_factor;
+    HwmInterface host_interface;
+    uint64_t sustained_bytes_per_s;       /* outer-zone sustained rate */
+    uint64_t seek_avg_write_ns;           /* average write seek */
+
     /* flash media */
     uint32_t parallel_units;
     uint64_t read_ns;
@@ -84,6 +105,11 @@ struct HwmProfile {
     HwmFuaMethod fua_method;
     HwmFlushMode flush_mode;
     uint64_t flush_commit_ns;             /* flush routine, one at a time */
+
+    /* provenance of every value, by index in profile.c's key table */
+    unsigned char origin[HWM_PROFILE_MAX_KEYS];   /* HwmOrigin */
+    int line[HWM_PROFILE_MAX_KEYS];               /* given: its line */
+    const char *rule[HWM_PROFILE_MAX_KEYS];       /* derived: rule name */
 };
 
 #endif

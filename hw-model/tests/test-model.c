@@ -191,7 +191,9 @@ static const char *seek_profile =
     "type = hdd\ncapacity_bytes = 100000000000\nrpm = 7200\nheads = 4\n"
     "zones = 1\nouter_sectors_per_track = 2000\ninner_sectors_per_track = 2000\n"
     "layout = cylinder\nseek_track_to_track_ms = 1.25\nseek_avg_ms = 9\n"
-    "seek_full_stroke_ms = 18.5\nhead_switch_ms = 0.75\nwrite_cache = no\n";
+    "seek_full_stroke_ms = 18.5\nhead_switch_ms = 0.75\nwrite_cache = no\n"
+    /* exact figures the tests compute with, not the class defaults */
+    "write_settle_ms = 0\ncommand_overhead_us = 0\nread_segment_kb = 1024\n";
 
 /*
  * Off-track write inhibit: the same requests, isolated in time so each
@@ -580,7 +582,7 @@ static void test_read_segments_shared(void)
     for (int shared = 0; shared < 2; shared++) {
         g_autoptr(HwmProfile) p = NULL;
         g_autofree char *extra = g_strdup_printf(
-            "read_segments = 2\nread_segment_kb = 1024\n"
+            "read_segments = 2\n"
             "read_segments_shared = %s\ncache_high_water_pct = 100\n"
             "idle_destage_delay_ms = 1000000\n", shared ? "yes" : "no");
         g_autoptr(HwmDevice) d = read_device(extra, HWM_ON, &p);
@@ -857,9 +859,194 @@ static void test_profile_errors(void)
     g_clear_error(&err);
 }
 
+/* A dump without the origin marks ("[given, line N]" and so on), which
+ * differ once the dump is parsed again (every value is given then). */
+static char *values_only(const char *dump)
+{
+    g_autoptr(GRegex) re = g_regex_new(" \\[[^]\n]*\\]\n", 0, 0, NULL);
+    return g_regex_replace_literal(re, dump, -1, 0, "\n", 0, NULL);
+}
+
+/* The value and origin mark of `key` in a dump ("7200    # ... [given,
+ * line 3]" gives "7200" and "given, line 3"). */
+static void dump_entry(const char *dump, const char *key, char **val,
+                       char **mark)
+{
+    g_autofree char *pat = g_strdup_printf("\n%s = ", key);
+    const char *at = strstr(dump, pat);
+    g_assert_nonnull(at);
+    at += strlen(pat);
+    const char *eol = strchr(at, '\n');
+    *val = g_strndup(at, strcspn(at, " \n"));
+    const char *open = g_strrstr_len(at, eol - at, " [");
+    g_assert_nonnull(open);
+    *mark = g_strndup(open + 2, (gsize)(eol - open - 3));
+}
+
+static void expect_origin(const char *dump, const char *key, const char *val,
+                          const char *mark)
+{
+    g_autofree char *v = NULL, *m = NULL;
+    dump_entry(dump, key, &v, &m);
+    if (val) {
+        g_assert_cmpstr(v, ==, val);
+    }
+    g_assert_cmpstr(m, ==, mark);
+}
+
+/* A profile from a data sheet alone: what is given is marked given, with
+ * its line; what a rule derives names the rule; the rest is default. */
+static void test_dump_origins(void)
+{
+    const char *text =
+        "type = hdd\n"                       /* 1 */
+        "capacity_bytes = 1000204886016\n"   /* 2 */
+        "rpm = 7200\n"                       /* 3 */
+        "# a comment line\n"                 /* 4 */
+        "seek_avg_ms = 8.5\n"                /* 5 */
+        "seek_avg_write_ms = 9\n"            /* 6 */
+        "sustained_mb_s = 150\n"             /* 7 */
+        "cache_mb = 64\n";                   /* 8 */
+    g_autoptr(HwmProfile) p = parse(text);
+    g_autofree char *dump = hwm_profile_dump(p);
+
+    expect_origin(dump, "type", "hdd", "given, line 1");
+    expect_origin(dump, "rpm", "7200", "given, line 3");
+    expect_origin(dump, "seek_avg_ms", "8.5", "given, line 5");
+    expect_origin(dump, "cache_mb", "64", "given, line 8");
+    expect_origin(dump, "heads", NULL, "derived: heads-from-density");
+    expect_origin(dump, "outer_sectors_per_track", NULL,
+                  "derived: spt-from-sustained");
+    expect_origin(dump, "inner_sectors_per_track", NULL,
+                  "derived: spt-inner-ratio");
+    expect_origin(dump, "seek_track_to_track_ms", "0.85",
+                  "derived: t2t-from-avg");
+    expect_origin(dump, "seek_full_stroke_ms", "15.3",
+                  "derived: full-from-avg");
+    expect_origin(dump, "head_switch_ms", "0.85", "derived: head-switch-t2t");
+    expect_origin(dump, "write_settle_ms", "0.5",
+                  "derived: settle-from-write-seek");
+    expect_origin(dump, "read_segment_kb", "1024", "derived: rseg-from-cache");
+    expect_origin(dump, "command_overhead_us", "100", "derived: overhead-hdd");
+    expect_origin(dump, "queue_depth", "32", "derived: queue-from-interface");
+    expect_origin(dump, "flush", "non-queued", "derived: flush-from-interface");
+    expect_origin(dump, "zones", "30", "default");
+    expect_origin(dump, "form_factor", "3.5-inch", "default");
+    expect_origin(dump, "queue_policy", "sptf", "default");
+    /* an optional figure not given is a comment, marked unset */
+    g_autofree char *q = g_strdup(text);
+    q[strstr(q, "seek_avg_write_ms") - q] = '#';
+    g_autoptr(HwmProfile) p2 = parse(q);
+    g_autofree char *dump2 = hwm_profile_dump(p2);
+    g_assert_nonnull(strstr(dump2, "\n# seek_avg_write_ms: not given "));
+    g_assert_nonnull(strstr(dump2, "[unset]\n"));
+    expect_origin(dump2, "write_settle_ms", "0.1", "default");
+    /* a value given keeps its origin even when a rule could derive it */
+    g_autofree char *r = g_strconcat(text, "heads = 6\n", NULL);
+    g_autoptr(HwmProfile) p3 = parse(r);
+    g_autofree char *dump3 = hwm_profile_dump(p3);
+    expect_origin(dump3, "heads", "6", "given, line 9");
+}
+
+/* hgst-ultrastar-7k4000 is written from its data sheet alone: it loads,
+ * and every derived figure is physically plausible for a 3.5-inch 7200 rpm
+ * drive of 4 TB with a 171 MB/s sustained rate and an 8.2 ms seek. */
+static void test_data_sheet_profile(void)
+{
+    g_autoptr(HwmProfile) p = load("hgst-ultrastar-7k4000");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    g_autofree char *dump = hwm_profile_dump(p);
+    g_autofree char *v = NULL, *m = NULL;
+    const char *why = NULL;
+    uint64_t heads, outer, inner, t2t, avg, full, hs, settle, zones;
+
+#define FIG(key, scale, out) do { \
+        g_clear_pointer(&v, g_free); g_clear_pointer(&m, g_free); \
+        dump_entry(dump, key, &v, &m); \
+        g_assert_true(hwm_parse_decimal(v, scale, &(out), &why)); \
+        g_assert_false(g_str_has_prefix(m, "given") && \
+                       strcmp(key, "seek_avg_ms") != 0); \
+    } while (0)
+    FIG("heads", 1, heads);
+    FIG("zones", 1, zones);
+    FIG("outer_sectors_per_track", 1, outer);
+    FIG("inner_sectors_per_track", 1, inner);
+    FIG("seek_track_to_track_ms", 1000, t2t);
+    FIG("seek_avg_ms", 1000, avg);
+    FIG("seek_full_stroke_ms", 1000, full);
+    FIG("head_switch_ms", 1000, hs);
+    FIG("write_settle_ms", 1000, settle);
+#undef FIG
+    /* five platters: 10 heads; the rule is good to about one head */
+    g_assert_cmpuint(heads, >=, 8);
+    g_assert_cmpuint(heads, <=, 12);
+    g_assert_cmpuint(zones, >=, 8);
+    /* the outer zone carries the sustained 171 MB/s plus switch time, at
+     * most a quarter more */
+    uint64_t media = outer * 512 * 7200 / 60;
+    g_assert_cmpuint(media, >=, 171000000);
+    g_assert_cmpuint(media, <=, 171000000ull * 5 / 4);
+    /* zoned recording: inner tracks 40-60% of outer ones */
+    g_assert_cmpuint(inner * 100, >=, outer * 40);
+    g_assert_cmpuint(inner * 100, <=, outer * 60);
+    /* seeks in order, full stroke 1.5-2.5 x average, track-to-track and
+     * head switch well under a millisecond and a half (in us) */
+    g_assert_cmpuint(t2t, <, avg);
+    g_assert_cmpuint(full * 10, >=, avg * 15);
+    g_assert_cmpuint(full * 10, <=, avg * 25);
+    g_assert_cmpuint(t2t, >=, 100);
+    g_assert_cmpuint(t2t, <=, 1500);
+    g_assert_cmpuint(hs, <=, 1500);
+    g_assert_cmpuint(settle, <=, 1000);
+    g_assert_cmpuint(hwm_device_capacity_bytes(d), ==, 4000787030016ull);
+}
+
+/* A rule's input missing or contradicting another key: an error naming
+ * the file, the line and the key. */
+static void test_derivation_errors(void)
+{
+    const char *sheet =
+        "type = hdd\ncapacity_bytes = 1000204886016\nrpm = 7200\n"
+        "seek_avg_ms = 8.5\ncache_mb = 64\n";          /* lines 1-5 */
+    g_autofree char *full_short = g_strconcat(sheet, "sustained_mb_s = 150\n",
+                                              "seek_full_stroke_ms = 6\n",
+                                              NULL);
+    expect_profile_error(full_short,
+                         "bad.profile:7: key 'seek_full_stroke_ms' = 6 "
+                         "contradicts the profile: 'seek_avg_ms' must not "
+                         "exceed 'seek_full_stroke_ms'");
+    g_autofree char *t2t_long = g_strconcat(sheet, "sustained_mb_s = 150\n",
+                                            "seek_track_to_track_ms = 9\n",
+                                            NULL);
+    expect_profile_error(t2t_long, "bad.profile:7: key "
+                         "'seek_track_to_track_ms' = 9 contradicts");
+    g_autofree char *write_fast = g_strconcat(sheet, "sustained_mb_s = 150\n",
+                                              "seek_avg_write_ms = 8\n", NULL);
+    expect_profile_error(write_fast, "bad.profile:7: key 'seek_avg_write_ms' "
+                         "= 8 contradicts the profile");
+    g_autofree char *too_fast = g_strconcat(sheet, "sustained_mb_s = 150\n",
+                                            "outer_sectors_per_track = 1000\n",
+                                            "heads = 4\n", NULL);
+    expect_profile_error(too_fast, "bad.profile:7: key "
+                         "'outer_sectors_per_track' = 1000 contradicts the "
+                         "profile: 'sustained_mb_s' exceeds");
+    /* neither the rate nor the geometry: the key and the rule's inputs */
+    expect_profile_error(sheet, "bad.profile: missing key 'heads' (data "
+                         "surfaces): give it, or the data-sheet figures rule "
+                         "'heads-from-density' derives it from");
+    g_autofree char *no_rate = g_strconcat(sheet, "heads = 4\n", NULL);
+    expect_profile_error(no_rate, "missing key 'outer_sectors_per_track'");
+    g_autofree char *no_seek = g_strdup(
+        "type = hdd\ncapacity_bytes = 1000204886016\nrpm = 7200\n"
+        "sustained_mb_s = 150\n");
+    expect_profile_error(no_seek, "missing key 'seek_avg_ms'");
+}
+
 static void test_shipped_profiles(void)
 {
-    const char *names[] = { "st20000nm007d", "generic-7200", "990pro", "ideal" };
+    const char *names[] = { "st20000nm007d", "generic-7200", "990pro", "ideal",
+                            "hgst-ultrastar-7k4000" };
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         g_autoptr(HwmProfile) p = load(names[i]);
         g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
@@ -868,7 +1055,8 @@ static void test_shipped_profiles(void)
         /* the dump is itself a valid profile with the same meaning */
         g_autoptr(HwmProfile) again = parse(dump);
         g_autofree char *dump2 = hwm_profile_dump(again);
-        g_assert_cmpstr(strchr(dump, '\n'), ==, strchr(dump2, '\n'));
+        g_autofree char *v1 = values_only(dump), *v2 = values_only(dump2);
+        g_assert_cmpstr(strchr(v1, '\n'), ==, strchr(v2, '\n'));
         g_assert_cmpuint(hwm_device_capacity_bytes(d), ==,
                          hwm_profile_capacity_bytes(p));
     }
@@ -914,6 +1102,9 @@ int main(int argc, char **argv)
     g_test_add_func("/physics/huge-transfer", test_huge_transfer);
     g_test_add_func("/input/config-errors", test_config_errors);
     g_test_add_func("/input/profile-errors", test_profile_errors);
+    g_test_add_func("/input/dump-origins", test_dump_origins);
+    g_test_add_func("/input/data-sheet-profile", test_data_sheet_profile);
+    g_test_add_func("/input/derivation-errors", test_derivation_errors);
     g_test_add_func("/input/shipped-profiles", test_shipped_profiles);
     return g_test_run();
 }
