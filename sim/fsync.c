@@ -27,38 +27,138 @@
  */
 #include "sim-internal.h"
 
-void fsync_init(Sim *s)
+/* where a job is in its operation */
+typedef enum {
+    FS_START,       /* due to start the next append */
+    FS_ENTERING,    /* in the write syscall, before the bio goes out */
+    FS_WRITING,     /* data write outstanding */
+    FS_SYNC,        /* write done: fsync decides what to do */
+    FS_IN_LOG,      /* waiting for the log write that covers it */
+    FS_AFTER_LOG,   /* log force returned: its own flush, or not */
+    FS_FLUSHING,    /* its own flush outstanding */
+    FS_JOINED,      /* waiting for another job's flush to complete */
+} FsPhase;
+
+typedef struct {
+    FsPhase phase;
+    hwm_ns op_start;
+    hwm_ns wake;              /* HWM_NEVER while a command is outstanding */
+    uint64_t base, next;      /* its file: a share of the span */
+    uint64_t flush_snap;      /* flushes submitted when its write completed */
+    uint64_t flush_no;        /* the number of its own flush */
+    uint64_t joined;          /* waiting for this flush number, or 0 */
+    bool log_flushed;         /* its log force wrote the iclog itself */
+    bool done;
+} Job;
+
+/* The xfs log as fsync sees it: one iclog write at a time; fsyncs that
+ * arrive meanwhile go in the next one (group commit). */
+typedef enum { LOG_IDLE, LOG_PREFLUSH, LOG_WRITE, LOG_POSTFLUSH } LogPhase;
+
+typedef struct {
+    LogPhase phase;
+    GArray *batch;            /* job indices the write in flight covers */
+    GArray *next;             /* jobs waiting for the next write */
+    uint64_t flush_no;        /* the preflush's number */
+    uint64_t offset;          /* next log block */
+} XfsLog;
+
+#define LOG_TAG (1ull << 40)  /* device tag of log commands */
+
+/* The guest's blk-flush on one hardware queue (--flush-queues): one FLUSH
+ * at a time; flush requests arriving meanwhile wait and are all completed by
+ * the next FLUSH (block/blk-flush.c, blk_kick_flush()). */
+typedef struct {
+    bool busy;                /* this queue's FLUSH is at the device */
+    GArray *running;          /* tags (job index or LOG_TAG) it completes */
+    GArray *pending;          /* tags waiting for the next FLUSH */
+} FlushQueue;
+
+#define FLUSHQ_TAG (1ull << 41)  /* device tag of queue q's FLUSH: + q */
+
+typedef struct {
+    Job *jobs;
+    uint64_t flush_submitted;     /* flush numbering (xfs_buftarg_flush_start) */
+    uint64_t flush_completed_max; /* highest completed (bt_flush_completed) */
+    XfsLog log;
+    FlushQueue *fq;               /* p->flush_queues of them */
+} Fs;
+
+#define FS(s) ((Fs *)(s)->wl)
+
+static bool fsync_init(Sim *s, GError **errp)
 {
-    s->log.batch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->log.next = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->log.offset = s->p->offset_bytes + s->p->span_bytes;
-    s->fq = g_new0(FlushQueue, s->p->flush_queues);
-    for (uint32_t q = 0; q < s->p->flush_queues; q++) {
-        s->fq[q].running = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-        s->fq[q].pending = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    const SimParams *p = s->p;
+    Fs *fs = g_new0(Fs, 1);
+    uint64_t per_job = p->span_bytes / p->bs_bytes / p->jobs;
+    (void)errp;
+
+    s->wl = fs;
+    fs->jobs = g_new0(Job, p->jobs);
+    for (uint32_t i = 0; i < p->jobs; i++) {
+        fs->jobs[i].wake = 0;
+        fs->jobs[i].base = p->offset_bytes + i * per_job * p->bs_bytes;
     }
+    fs->log.batch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    fs->log.next = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    fs->log.offset = p->offset_bytes + p->span_bytes;
+    fs->fq = g_new0(FlushQueue, p->flush_queues);
+    for (uint32_t q = 0; q < p->flush_queues; q++) {
+        fs->fq[q].running = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        fs->fq[q].pending = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    }
+    return true;
 }
 
-void fsync_destroy(Sim *s)
+static void fsync_fini(Sim *s, bool ok)
 {
-    g_array_unref(s->log.batch);
-    g_array_unref(s->log.next);
+    Fs *fs = FS(s);
+    (void)ok;
+
+    s->r->runtime_ns = s->p->runtime_ns;
+    g_array_unref(fs->log.batch);
+    g_array_unref(fs->log.next);
     for (uint32_t q = 0; q < s->p->flush_queues; q++) {
-        g_array_unref(s->fq[q].running);
-        g_array_unref(s->fq[q].pending);
+        g_array_unref(fs->fq[q].running);
+        g_array_unref(fs->fq[q].pending);
     }
-    g_free(s->fq);
+    g_free(fs->fq);
+    g_free(fs->jobs);
+    g_free(fs);
+}
+
+static hwm_ns fsync_next_wake(Sim *s, uint64_t *which)
+{
+    const Job *jobs = FS(s)->jobs;
+    hwm_ns best = HWM_NEVER;
+
+    for (uint32_t i = 0; i < s->p->jobs; i++) {
+        if (!jobs[i].done && jobs[i].wake < best) {
+            best = jobs[i].wake;
+            *which = i;
+        }
+    }
+    return best;
+}
+
+/* fsync() returns at `end` */
+static void finish_op(Sim *s, Job *j, hwm_ns end)
+{
+    if (end <= s->p->runtime_ns) {
+        sim_record_op(s, j->op_start, end, s->p->bs_bytes);
+    }
+    j->wake = end;
 }
 
 /* Issue queue q's next FLUSH for everything pending, if blk-flush would. */
 static bool flushq_kick(Sim *s, uint32_t q, hwm_ns t, GError **errp)
 {
-    FlushQueue *fq = &s->fq[q];
+    FlushQueue *fq = &FS(s)->fq[q];
 
     if (fq->busy || fq->pending->len == 0) {
         return true;
     }
-    if (q == 0 && s->log.phase == LOG_WRITE) {
+    if (q == 0 && FS(s)->log.phase == LOG_WRITE) {
         return true;    /* C2: flush data in flight on this queue */
     }
     GArray *tmp = fq->running;
@@ -77,24 +177,24 @@ static bool flush_request(Sim *s, hwm_ns t, uint64_t tag, GError **errp)
         return sim_submit(s, t, tag, HWM_OP_FLUSH, 0, 0, 0, errp);
     }
     uint32_t q = tag == LOG_TAG ? 0 : (uint32_t)(tag % n);
-    g_array_append_val(s->fq[q].pending, tag);
+    g_array_append_val(FS(s)->fq[q].pending, tag);
     return flushq_kick(s, q, t, errp);
 }
 
 static uint64_t number_flush(Sim *s)
 {
     s->r->flushes_issued++;
-    return ++s->flush_submitted;
+    return ++FS(s)->flush_submitted;
 }
 
 static void flush_completed(Sim *s, uint64_t no, hwm_ns t)
 {
-    s->flush_completed_max = MAX(s->flush_completed_max, no);
+    FS(s)->flush_completed_max = MAX(FS(s)->flush_completed_max, no);
     for (uint32_t i = 0; i < s->p->jobs; i++) {
-        Job *w = &s->jobs[i];
-        if (w->phase == FS_JOINED && w->joined <= s->flush_completed_max) {
+        Job *w = &FS(s)->jobs[i];
+        if (w->phase == FS_JOINED && w->joined <= FS(s)->flush_completed_max) {
             w->joined = 0;
-            sim_finish_op(s, w, t + s->p->host_cmd_ns / 2);
+            finish_op(s, w, t + s->p->host_cmd_ns / 2);
             w->phase = FS_START;
         }
     }
@@ -103,19 +203,19 @@ static void flush_completed(Sim *s, uint64_t no, hwm_ns t)
 /* fsync's own flush, or the series' reason to skip it. */
 static bool own_flush(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
 {
-    Job *j = &s->jobs[ji];
+    Job *j = &FS(s)->jobs[ji];
     const SimParams *p = s->p;
 
-    if (p->flush_share && s->flush_completed_max > j->flush_snap) {
+    if (p->flush_share && FS(s)->flush_completed_max > j->flush_snap) {
         s->r->flushes_skipped++;
         j->phase = FS_START;
-        sim_finish_op(s, j, t + p->host_cmd_ns / 2);
+        finish_op(s, j, t + p->host_cmd_ns / 2);
         return true;
     }
-    if (p->flush_share && !p->xfs_log && s->flush_submitted > j->flush_snap) {
+    if (p->flush_share && !p->xfs_log && FS(s)->flush_submitted > j->flush_snap) {
         s->r->flushes_skipped++;
         j->phase = FS_JOINED;
-        j->joined = s->flush_submitted;
+        j->joined = FS(s)->flush_submitted;
         return true;
     }
     j->phase = FS_FLUSHING;
@@ -125,20 +225,20 @@ static bool own_flush(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
 
 static bool log_start(Sim *s, hwm_ns t, GError **errp)
 {
-    s->log.phase = LOG_PREFLUSH;
-    s->log.flush_no = number_flush(s);
+    FS(s)->log.phase = LOG_PREFLUSH;
+    FS(s)->log.flush_no = number_flush(s);
     return flush_request(s, t, LOG_TAG, errp);
 }
 
 static bool log_join(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
 {
-    s->jobs[ji].phase = FS_IN_LOG;
-    if (s->log.phase != LOG_IDLE) {
-        g_array_append_val(s->log.next, ji);
+    FS(s)->jobs[ji].phase = FS_IN_LOG;
+    if (FS(s)->log.phase != LOG_IDLE) {
+        g_array_append_val(FS(s)->log.next, ji);
         return true;
     }
-    g_array_append_val(s->log.batch, ji);
-    s->jobs[ji].log_flushed = true;
+    g_array_append_val(FS(s)->log.batch, ji);
+    FS(s)->jobs[ji].log_flushed = true;
     return log_start(s, t, errp);
 }
 
@@ -149,21 +249,21 @@ static bool log_completed(Sim *s, const HwmEvent *e, GError **errp)
     hwm_ns t = e->time_ns;
     bool fua = hwm_device_fua(s->dev);
 
-    switch (s->log.phase) {
+    switch (FS(s)->log.phase) {
     case LOG_PREFLUSH:
-        s->log.phase = LOG_WRITE;
-        s->log.offset = s->log.offset + p->bs_bytes >
+        FS(s)->log.phase = LOG_WRITE;
+        FS(s)->log.offset = FS(s)->log.offset + p->bs_bytes >
                         hwm_device_capacity_bytes(s->dev) ?
-                        p->offset_bytes + p->span_bytes : s->log.offset;
+                        p->offset_bytes + p->span_bytes : FS(s)->log.offset;
         if (!sim_submit(s, t, LOG_TAG, HWM_OP_WRITE, fua ? HWM_REQ_FUA : 0,
-                        s->log.offset, p->bs_bytes, errp)) {
+                        FS(s)->log.offset, p->bs_bytes, errp)) {
             return false;
         }
-        s->log.offset += p->bs_bytes;
+        FS(s)->log.offset += p->bs_bytes;
         return true;
     case LOG_WRITE:
         if (!fua) {
-            s->log.phase = LOG_POSTFLUSH;   /* blk-flush's FUA emulation */
+            FS(s)->log.phase = LOG_POSTFLUSH;   /* blk-flush's FUA emulation */
             s->r->flushes_issued++;
             return flush_request(s, t, LOG_TAG, errp);
         }
@@ -178,28 +278,29 @@ static bool log_completed(Sim *s, const HwmEvent *e, GError **errp)
         return false;
     }
     /* the iclog is on stable storage: its waiters return from the force */
-    s->log.phase = LOG_IDLE;
-    flush_completed(s, s->log.flush_no, t);
-    for (guint i = 0; i < s->log.batch->len; i++) {
-        Job *j = &s->jobs[g_array_index(s->log.batch, uint32_t, i)];
+    FS(s)->log.phase = LOG_IDLE;
+    flush_completed(s, FS(s)->log.flush_no, t);
+    for (guint i = 0; i < FS(s)->log.batch->len; i++) {
+        Job *j = &FS(s)->jobs[g_array_index(FS(s)->log.batch, uint32_t, i)];
         j->phase = FS_AFTER_LOG;
         j->wake = t + p->host_cmd_ns;
     }
-    g_array_set_size(s->log.batch, 0);
-    if (s->log.next->len > 0) {
-        GArray *tmp = s->log.batch;
-        s->log.batch = s->log.next;
-        s->log.next = tmp;
-        s->jobs[g_array_index(s->log.batch, uint32_t, 0)].log_flushed = true;
+    g_array_set_size(FS(s)->log.batch, 0);
+    if (FS(s)->log.next->len > 0) {
+        GArray *tmp = FS(s)->log.batch;
+        FS(s)->log.batch = FS(s)->log.next;
+        FS(s)->log.next = tmp;
+        FS(s)->jobs[g_array_index(FS(s)->log.batch, uint32_t, 0)].log_flushed = true;
         return log_start(s, t, errp);
     }
     return true;
 }
 
-bool fsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
+static bool fsync_step(Sim *s, uint64_t which, hwm_ns t, GError **errp)
 {
+    uint32_t ji = (uint32_t)which;
     const SimParams *p = s->p;
-    Job *j = &s->jobs[ji];
+    Job *j = &FS(s)->jobs[ji];
 
     j->wake = HWM_NEVER;
     switch (j->phase) {
@@ -215,14 +316,15 @@ bool fsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
         return true;
     case FS_ENTERING:
         j->phase = FS_WRITING;
-        return sim_submit(s, t, ji, HWM_OP_WRITE, 0, sim_job_offset(s, j),
-                          p->bs_bytes, errp);
+        return sim_submit(s, t, ji, HWM_OP_WRITE, 0,
+                          sim_seq_offset(p, j->base, &j->next), p->bs_bytes,
+                          errp);
     case FS_SYNC:
         return p->xfs_log ? log_join(s, ji, t, errp) : own_flush(s, ji, t, errp);
     case FS_AFTER_LOG:
         if (j->log_flushed) {
             j->phase = FS_START;
-            sim_finish_op(s, j, t + p->host_cmd_ns / 2);
+            finish_op(s, j, t + p->host_cmd_ns / 2);
             return true;
         }
         return own_flush(s, ji, t, errp);
@@ -232,12 +334,12 @@ bool fsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
     return true;
 }
 
-bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp)
+static bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp)
 {
     if (e->tag >= FLUSHQ_TAG) {
         /* a merged FLUSH: complete every request it covered, in order */
         uint32_t q = (uint32_t)(e->tag - FLUSHQ_TAG);
-        FlushQueue *fq = &s->fq[q];
+        FlushQueue *fq = &FS(s)->fq[q];
         /* detach the list: completing a request may queue a new flush */
         g_autoptr(GArray) done = fq->running;
         HwmEvent each = *e;
@@ -254,10 +356,10 @@ bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp)
     if (e->tag == LOG_TAG) {
         return log_completed(s, e, errp);
     }
-    Job *j = &s->jobs[e->tag];
+    Job *j = &FS(s)->jobs[e->tag];
     if (j->phase == FS_WRITING) {
         /* file_write_and_wait_range() returned: xfs_buftarg_flush_seq() */
-        j->flush_snap = s->flush_submitted;
+        j->flush_snap = FS(s)->flush_submitted;
         j->phase = FS_SYNC;
         j->wake = e->time_ns + s->p->host_cmd_ns;
         return true;
@@ -265,6 +367,28 @@ bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp)
     g_assert(j->phase == FS_FLUSHING);
     j->phase = FS_START;
     flush_completed(s, j->flush_no, e->time_ns);
-    sim_finish_op(s, j, e->time_ns + s->p->host_cmd_ns / 2);
+    finish_op(s, j, e->time_ns + s->p->host_cmd_ns / 2);
     return true;
 }
+
+static char *fsync_tag_name(uint64_t tag)
+{
+    if (tag >= FLUSHQ_TAG) {
+        return g_strdup_printf("blk-flush queue %" G_GUINT64_FORMAT "'s FLUSH",
+                               (uint64_t)(tag - FLUSHQ_TAG));
+    }
+    if (tag == LOG_TAG) {
+        return g_strdup("the xfs log");
+    }
+    return g_strdup_printf("job %" G_GUINT64_FORMAT, tag);
+}
+
+const WorkloadOps fsync_append_workload = {
+    .name = "fsync-append",
+    .init = fsync_init,
+    .next_wake = fsync_next_wake,
+    .step = fsync_step,
+    .completed = fsync_completed,
+    .fini = fsync_fini,
+    .tag_name = fsync_tag_name,
+};

@@ -23,8 +23,9 @@ typedef struct {
     char *profile, *profile_dir, *workload, *pattern, *policy, *bs, *span,
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
          *queue_policy, *trace_out, *jobs, *queue_depth, *explain,
-         *flush_queues, *seed;
-    gboolean json, flush_share, xfs_log, dump_profile, verify;
+         *flush_queues, *seed, *rw, *rwmixread, *iodepth, *numjobs, *size,
+         *fsync, *thinktime;
+    gboolean json, flush_share, xfs_log, dump_profile, verify, closed_loop;
 } Opts;
 
 #define NS_PER_S 1000000000ull
@@ -37,6 +38,13 @@ static const UnitsSpec spec_flush_queues = { NULL, 1, 0, 4096, false };
 static const UnitsSpec spec_queue_depth = { NULL, 1, 1, 65536, false };
 static const UnitsSpec spec_explain = { NULL, 1, 0, UINT32_MAX, false };
 static const UnitsSpec spec_seed = { NULL, 1, 0, UINT64_MAX, false };
+static const UnitsSpec spec_percent = { NULL, 1, 0, 100, false };
+static const UnitsSpec spec_iodepth = { NULL, 1, 1, 65536, false };
+static const UnitsSpec spec_fsync = { NULL, 1, 0, UINT32_MAX, false };
+static const UnitsSpec spec_thinktime = { "us", 1000, 0, 3600 * NS_PER_S,
+                                          false };
+/* fio keeps a slot per I/O in flight: numjobs x iodepth of them at most */
+#define FIO_MAX_SLOTS (1u << 20)
 
 /* An option's number, or `dflt` when it was not given. */
 static bool num_opt(const char *name, const char *v, const UnitsSpec *u,
@@ -87,10 +95,10 @@ enum {
     W_DSYNC = 1 << WL_DSYNC,
     W_FSYNC = 1 << WL_FSYNC_APPEND,
     W_REPLAY = 1 << WL_REPLAY,
-    W_DUMP = 1 << 3,
+    W_FIO = 1 << WL_FIO,
+    W_ALL = W_DSYNC | W_FSYNC | W_REPLAY | W_FIO,
+    W_DUMP = 1 << WL_COUNT,
 };
-static const char *const workload_names[] = { "dsync", "fsync-append",
-                                              "replay" };
 static const struct {
     const char *name;
     size_t offset;          /* in Opts: a char * or, when flag, a gboolean */
@@ -99,28 +107,36 @@ static const struct {
 } scoped[] = {
 #define STR(o, f, w) { o, offsetof(Opts, f), false, w }
 #define FLAG(o, f, w) { o, offsetof(Opts, f), true, w }
-    STR("workload", workload, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("workload", workload, W_ALL),
     STR("pattern", pattern, W_DSYNC),
     STR("policy", policy, W_DSYNC),
-    STR("seed", seed, W_DSYNC),
-    STR("bs", bs, W_DSYNC | W_FSYNC),
+    STR("seed", seed, W_DSYNC | W_FIO),
+    STR("bs", bs, W_DSYNC | W_FSYNC | W_FIO),
     STR("span", span, W_DSYNC | W_FSYNC),
-    STR("offset", offset, W_DSYNC | W_FSYNC),
+    STR("offset", offset, W_DSYNC | W_FSYNC | W_FIO),
     STR("jobs", jobs, W_DSYNC | W_FSYNC),
-    STR("runtime", runtime, W_DSYNC | W_FSYNC),
+    STR("runtime", runtime, W_DSYNC | W_FSYNC | W_FIO),
     STR("host-us", host_us, W_DSYNC | W_FSYNC),
+    STR("rw", rw, W_FIO),
+    STR("rwmixread", rwmixread, W_FIO),
+    STR("iodepth", iodepth, W_FIO | W_REPLAY),
+    STR("numjobs", numjobs, W_FIO),
+    STR("size", size, W_FIO),
+    STR("fsync", fsync, W_FIO),
+    STR("thinktime", thinktime, W_FIO),
+    FLAG("closed-loop", closed_loop, W_REPLAY),
     FLAG("flush-share", flush_share, W_FSYNC),
     FLAG("xfs-log", xfs_log, W_FSYNC),
     STR("flush-queues", flush_queues, W_FSYNC),
     STR("trace", trace, W_REPLAY),
     FLAG("verify", verify, W_REPLAY),
-    STR("trace-out", trace_out, W_DSYNC | W_FSYNC | W_REPLAY),
-    STR("explain", explain, W_DSYNC | W_FSYNC | W_REPLAY),
-    FLAG("json", json, W_DSYNC | W_FSYNC | W_REPLAY),
-    STR("write-cache", write_cache, W_DSYNC | W_FSYNC | W_REPLAY),
-    STR("fua", fua, W_DSYNC | W_FSYNC | W_REPLAY),
-    STR("queue-depth", queue_depth, W_DSYNC | W_FSYNC | W_REPLAY),
-    STR("queue-policy", queue_policy, W_DSYNC | W_FSYNC | W_REPLAY),
+    STR("trace-out", trace_out, W_ALL),
+    STR("explain", explain, W_ALL),
+    FLAG("json", json, W_ALL),
+    STR("write-cache", write_cache, W_ALL),
+    STR("fua", fua, W_ALL),
+    STR("queue-depth", queue_depth, W_ALL),
+    STR("queue-policy", queue_policy, W_ALL),
 #undef STR
 #undef FLAG
 };
@@ -137,14 +153,53 @@ static bool check_scope(const Opts *o, unsigned mode, const char *mode_name,
             continue;
         }
         g_autoptr(GString) to = g_string_new(NULL);
-        for (size_t w = 0; w < G_N_ELEMENTS(workload_names); w++) {
+        for (size_t w = 0; w < WL_COUNT; w++) {
             if (scoped[i].applies & (1u << w)) {
                 g_string_append_printf(to, "%s%s", to->len ? ", " : "",
-                                       workload_names[w]);
+                                       workload_name((WorkloadKind)w));
             }
         }
         return bad(errp, "--%s does nothing with %s (it applies to "
                    "--workload %s)", scoped[i].name, mode_name, to->str);
+    }
+    return true;
+}
+
+/* fio's own options, and replay --closed-loop's --iodepth */
+static bool fio_params(const Opts *o, SimParams *p, GError **errp)
+{
+    uint64_t v;
+
+    if (!num_opt("iodepth", o->iodepth, &spec_iodepth, 1, &v, errp)) {
+        return false;
+    }
+    p->iodepth = (uint32_t)v;
+    if (p->kind != WL_FIO) {
+        return true;
+    }
+    const char *rw = o->rw ? o->rw : "read";
+    if (!fio_rw_parse(rw, &p->rw)) {
+        return bad(errp, "--rw: unknown '%s' (read, write, randread, "
+                   "randwrite, randrw)", rw);
+    }
+    p->random = p->rw == RW_RANDREAD || p->rw == RW_RANDWRITE ||
+                p->rw == RW_RANDRW;
+    if (o->rwmixread && p->rw != RW_RANDRW) {
+        return bad(errp, "--rwmixread does nothing with --rw %s (it is "
+                   "randrw's share of reads)", rw);
+    }
+    if (!num_opt("rwmixread", o->rwmixread, &spec_percent, 50, &v, errp)) {
+        return false;
+    }
+    p->rwmixread = (uint32_t)v;
+    if (!num_opt("fsync", o->fsync, &spec_fsync, 0, &p->fsync_every, errp) ||
+        !num_opt("thinktime", o->thinktime, &spec_thinktime, 0, &v, errp)) {
+        return false;
+    }
+    p->thinktime_ns = (hwm_ns)v;
+    if (p->fsync_every > 0 && (p->rw == RW_READ || p->rw == RW_RANDREAD)) {
+        return bad(errp, "--fsync does nothing with --rw %s (it counts "
+                   "writes)", rw);
     }
     return true;
 }
@@ -156,18 +211,13 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
 
     memset(p, 0, sizeof *p);
     const char *workload = o->workload ? o->workload : "dsync";
-    size_t w = 0;
-    while (w < G_N_ELEMENTS(workload_names) &&
-           strcmp(workload, workload_names[w]) != 0) {
-        w++;
-    }
-    if (w == G_N_ELEMENTS(workload_names)) {
+    if (!workload_parse(workload, &p->kind)) {
         return bad(errp, "--workload: unknown '%s' (dsync, fsync-append, "
-                         "replay)", workload);
+                         "replay, fio)", workload);
     }
-    p->kind = (WorkloadKind)w;
     g_autofree char *mode = g_strdup_printf("--workload %s", workload);
-    if (!check_scope(o, 1u << w, mode, errp)) {
+    if (!check_scope(o, 1u << p->kind, mode, errp) ||
+        !fio_params(o, p, errp)) {
         return false;
     }
     const char *policy = o->policy ? o->policy : "fua+flush";
@@ -181,15 +231,21 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
         return bad(errp, "--pattern: unknown '%s' (seq, rand)", o->pattern);
     }
     if (o->seed && !p->random) {
-        return bad(errp, "--seed does nothing without --pattern rand (it "
-                         "seeds the random offsets)");
+        return bad(errp, "--seed does nothing without %s (it seeds the "
+                   "random offsets)", p->kind == WL_FIO ?
+                   "a random --rw (randread, randwrite, randrw)" :
+                   "--pattern rand");
     }
     uint64_t jobs, flush_queues, explain;
     if (!num_opt("bs", o->bs, &spec_size, 4096, &p->bs_bytes, errp) ||
-        !num_opt("span", o->span, &spec_size, 100ull << 30, &p->span_bytes,
+        !num_opt(p->kind == WL_FIO ? "size" : "span",
+                 p->kind == WL_FIO ? o->size : o->span, &spec_size,
+                 p->kind == WL_FIO ? 0 : 100ull << 30, &p->span_bytes,
                  errp) ||
         !num_opt("offset", o->offset, &spec_size, 0, &p->offset_bytes, errp) ||
-        !num_opt("jobs", o->jobs, &spec_jobs, 1, &jobs, errp) ||
+        !num_opt(p->kind == WL_FIO ? "numjobs" : "jobs",
+                 p->kind == WL_FIO ? o->numjobs : o->jobs, &spec_jobs, 1,
+                 &jobs, errp) ||
         !num_opt("runtime", o->runtime, &spec_runtime, 60 * NS_PER_S, &v,
                  errp)) {
         return false;
@@ -203,7 +259,10 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     if (p->offset_bytes % p->bs_bytes) {
         return bad(errp, "--offset: must be a multiple of --bs");
     }
-    if (p->span_bytes / p->bs_bytes < p->jobs) {
+    if (p->kind == WL_FIO && p->span_bytes % p->bs_bytes) {
+        return bad(errp, "--size: must be a multiple of --bs");
+    }
+    if (p->kind != WL_FIO && p->span_bytes / p->bs_bytes < p->jobs) {
         return bad(errp, "--span: too small for %u jobs of --bs %"
                          G_GUINT64_FORMAT, p->jobs, p->bs_bytes);
     }
@@ -243,6 +302,19 @@ static bool build_params(const Opts *o, SimParams *p, HwmConfig *cfg,
     }
     if (p->kind == WL_REPLAY && !o->trace) {
         return bad(errp, "--workload replay needs --trace FILE");
+    }
+    if (p->kind == WL_REPLAY && o->iodepth && !o->closed_loop) {
+        return bad(errp, "--iodepth does nothing with an open-loop replay "
+                   "(it is --closed-loop's number of requests in flight)");
+    }
+    if (o->closed_loop && o->verify) {
+        return bad(errp, "--verify with --closed-loop: a closed-loop replay "
+                   "does not keep the recorded times it would check");
+    }
+    p->closed_loop = o->closed_loop;
+    if (p->kind == WL_FIO && (uint64_t)p->iodepth * p->jobs > FIO_MAX_SLOTS) {
+        return bad(errp, "--numjobs x --iodepth: %u x %u is more than %u "
+                   "I/Os in flight", p->jobs, p->iodepth, FIO_MAX_SLOTS);
     }
     return true;
 }
@@ -389,14 +461,24 @@ static int run(Opts *o, GError **errp)
         return 2;
     }
     uint64_t cap = hwm_device_capacity_bytes(dev);
+    if (p.kind == WL_FIO && !o->size && p.offset_bytes < cap) {
+        /* fio on a block device: to its end */
+        p.span_bytes = (cap - p.offset_bytes) / p.bs_bytes * p.bs_bytes;
+    }
+    if (p.kind == WL_FIO && p.span_bytes == 0 && p.offset_bytes < cap) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE, "%s: no whole --bs "
+                    "(%" G_GUINT64_FORMAT " bytes) fits there", o->size ?
+                    "--size" : "--offset", p.bs_bytes);
+        return 2;
+    }
     if (p.kind != WL_REPLAY &&
         (p.offset_bytes > cap || p.span_bytes > cap - p.offset_bytes)) {
         /* the two apart: their sum may not fit in 64 bits */
         g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
-                    "--offset (%" G_GUINT64_FORMAT " bytes) + --span (%"
+                    "--offset (%" G_GUINT64_FORMAT " bytes) + --%s (%"
                     G_GUINT64_FORMAT " bytes) is past the device end (%"
-                    G_GUINT64_FORMAT " bytes)", p.offset_bytes, p.span_bytes,
-                    cap);
+                    G_GUINT64_FORMAT " bytes)", p.offset_bytes,
+                    p.kind == WL_FIO ? "size" : "span", p.span_bytes, cap);
         return 2;
     }
     if (p.kind == WL_FSYNC_APPEND && p.xfs_log &&
@@ -429,6 +511,13 @@ static int run(Opts *o, GError **errp)
                     "sending them, which this workload does not model yet "
                     "(use dsync or replay)");
         return 2;
+    }
+    if (!hwm_device_write_cache(dev) && p.kind == WL_FIO &&
+        p.fsync_every > 0) {
+        fprintf(stderr, "platter-sim: write cache off: the block layer "
+                "completes a write-through device's flushes without sending "
+                "them; --fsync's flushes are counted as skipped\n");
+        p.strip_flush = true;
     }
     bool uses_fua = p.kind == WL_DSYNC &&
                     (p.policy == POL_FUA || p.policy == POL_FUA_FLUSH);
@@ -468,7 +557,7 @@ static int run(Opts *o, GError **errp)
     pending_discard(&out);
     ReportInfo info = {
         .profile = hwm_profile_name(prof),
-        .workload = workload_names[p.kind],
+        .workload = workload_name(p.kind),
         .policy = p.kind == WL_DSYNC ? policy_name(p.policy) : NULL,
         .pattern = p.kind == WL_DSYNC ? (p.random ? "rand" : "seq") : NULL,
         .write_cache = hwm_device_write_cache(dev),
@@ -504,7 +593,7 @@ int main(int argc, char **argv)
         { "dump-profile", 0, 0, G_OPTION_ARG_NONE, &o.dump_profile,
           "print the profile with every default filled in, then exit", NULL },
         { "workload", 0, 0, G_OPTION_ARG_STRING, &o.workload,
-          "dsync | fsync-append | replay (default dsync)", "NAME" },
+          "dsync | fsync-append | replay | fio (default dsync)", "NAME" },
         { "pattern", 0, 0, G_OPTION_ARG_STRING, &o.pattern,
           "dsync offsets: seq | rand (default seq)", "P" },
         { "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy,
@@ -550,6 +639,28 @@ int main(int argc, char **argv)
           "override the profile's command order", "fifo|sptf" },
         { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed,
           "random offsets' seed (default 1)", "N" },
+        { "rw", 0, 0, G_OPTION_ARG_STRING, &o.rw,
+          "fio: read | write | randread | randwrite | randrw (default read)",
+          "RW" },
+        { "rwmixread", 0, 0, G_OPTION_ARG_STRING, &o.rwmixread,
+          "fio --rw randrw: percent of reads (default 50)", "N" },
+        { "iodepth", 0, 0, G_OPTION_ARG_STRING, &o.iodepth,
+          "fio, replay --closed-loop: I/Os each job keeps in flight "
+          "(default 1)", "N" },
+        { "numjobs", 0, 0, G_OPTION_ARG_STRING, &o.numjobs,
+          "fio: jobs, each over the same region (default 1)", "N" },
+        { "size", 0, 0, G_OPTION_ARG_STRING, &o.size,
+          "fio: the region after --offset, and the bytes each job does "
+          "(default: to the device end)", "SIZE" },
+        { "fsync", 0, 0, G_OPTION_ARG_STRING, &o.fsync,
+          "fio: a FLUSH after every N writes of a job, once its I/Os are "
+          "in (default 0: none)", "N" },
+        { "thinktime", 0, 0, G_OPTION_ARG_STRING, &o.thinktime,
+          "fio: wait after each completion before the next I/O (default 0)",
+          "USEC" },
+        { "closed-loop", 0, 0, G_OPTION_ARG_NONE, &o.closed_loop,
+          "replay: issue each request when one completes, in the recorded "
+          "order (--iodepth in flight), not at its recorded time", NULL },
         { "json", 0, 0, G_OPTION_ARG_NONE, &o.json,
           "one versioned JSON object on stdout", NULL },
         { "explain", 0, 0, G_OPTION_ARG_STRING, &o.explain,
@@ -599,5 +710,12 @@ int main(int argc, char **argv)
     g_free(o.explain);
     g_free(o.flush_queues);
     g_free(o.seed);
+    g_free(o.rw);
+    g_free(o.rwmixread);
+    g_free(o.iodepth);
+    g_free(o.numjobs);
+    g_free(o.size);
+    g_free(o.fsync);
+    g_free(o.thinktime);
     return rc;
 }

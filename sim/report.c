@@ -8,6 +8,10 @@ static const struct {
     { "p99.9", 999000 }, { "p99.99", 999900 },
 };
 
+static const char *const op_names[SIM_OP_TYPES] = {
+    [HWM_OP_READ] = "read", [HWM_OP_WRITE] = "write",
+    [HWM_OP_FLUSH] = "flush", [HWM_OP_DISCARD] = "discard" };
+
 static double iops(const SimResult *r)
 {
     return r->runtime_ns ? (double)r->ios * 1e9 / (double)r->runtime_ns : 0;
@@ -45,6 +49,18 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
                 G_GUINT64_FORMAT " (flush sharing %s)\n", r->flushes_issued,
                 r->flushes_skipped, p->flush_share ? "on" : "off");
     }
+    if (p->kind == WL_FIO) {
+        fprintf(f, "  fio: rw=%s", fio_rw_name(p->rw));
+        if (p->rw == RW_RANDRW) {
+            fprintf(f, " rwmixread=%u", p->rwmixread);
+        }
+        fprintf(f, " iodepth=%u size=%" G_GUINT64_FORMAT " offset=%"
+                G_GUINT64_FORMAT " fsync=%" G_GUINT64_FORMAT
+                " thinktime=%.1fus; flushes issued=%" G_GUINT64_FORMAT
+                ", skipped=%" G_GUINT64_FORMAT "\n", p->iodepth, p->span_bytes,
+                p->offset_bytes, p->fsync_every, p->thinktime_ns / 1e3,
+                r->flushes_issued, r->flushes_skipped);
+    }
     if (p->kind == WL_REPLAY) {
         fprintf(f, "  replay: %" G_GUINT64_FORMAT " completions checked "
                 "against the trace, %" G_GUINT64_FORMAT " differ; %"
@@ -77,6 +93,20 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
                 "short by a command\n", s->read_segment_hits,
                 s->read_ahead_joins, s->read_ahead_bytes, s->read_ahead_stops);
     }
+    for (size_t i = 0; i < SIM_OP_TYPES; i++) {
+        const Histogram *o = &r->lat_op[i];
+        if (o->count == 0) {
+            continue;
+        }
+        fprintf(f, "  %s lat from device submit (usec): n=%" G_GUINT64_FORMAT
+                ", min=%.1f, avg=%.1f, p99=%.1f, max=%.1f\n", op_names[i],
+                o->count, o->min_ns / 1e3, hist_mean(o) / 1e3,
+                hist_percentile(o, 990000) / 1e3, o->max_ns / 1e3);
+    }
+    fprintf(f, "  host queue wait (usec): avg=%.1f, max=%.1f; last completion "
+            "at %.6fs, drain after it %.6fs\n", hist_mean(&r->host_wait) / 1e3,
+            r->host_wait.max_ns / 1e3, r->last_completion_ns / 1e9,
+            r->drain_ns / 1e9);
 }
 
 static void json_breakdown(FILE *f, const HwmBreakdown *b)
@@ -87,6 +117,20 @@ static void json_breakdown(FILE *f, const HwmBreakdown *b)
             ", \"destage_wait\": %" G_GINT64_FORMAT "}", b->queue_ns,
             b->overhead_ns, b->seek_ns, b->rotate_ns, b->transfer_ns,
             b->destage_ns);
+}
+
+/* a latency histogram's summary, as lat_ns */
+static void json_lat(FILE *f, const Histogram *h)
+{
+    fprintf(f, "{\"count\": %" G_GUINT64_FORMAT ", \"min\": %"
+            G_GUINT64_FORMAT ", \"max\": %" G_GUINT64_FORMAT ", \"avg\": %"
+            G_GUINT64_FORMAT ", \"stdev\": %" G_GUINT64_FORMAT, h->count,
+            h->count ? h->min_ns : 0, h->max_ns, hist_mean(h), hist_stdev(h));
+    for (size_t i = 0; i < G_N_ELEMENTS(pcts); i++) {
+        fprintf(f, ", \"%s\": %" G_GUINT64_FORMAT, pcts[i].name,
+                hist_percentile(h, pcts[i].per_million));
+    }
+    fputc('}', f);
 }
 
 static void json_string(FILE *f, const char *s)
@@ -189,6 +233,50 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
                 G_GUINT64_FORMAT ", \"lost_bytes\": %" G_GUINT64_FORMAT "}",
                 r->replay_checked, r->replay_mismatches, r->power_cuts,
                 r->lost_bytes);
+    }
+    /* added in version 1 (fields after "replay", before "host"): every
+     * device command by op type, its latency from the device's submit, the
+     * host queue's wait apart, and where the run's completions ended */
+    fprintf(f, ", \"ops\": {");
+    for (size_t i = 0; i < SIM_OP_TYPES; i++) {
+        fprintf(f, "%s\"%s\": %" G_GUINT64_FORMAT, i ? ", " : "",
+                op_names[i], r->lat_op[i].count);
+    }
+    fprintf(f, "}, \"lat_by_op_ns\": {");
+    for (size_t i = 0; i < SIM_OP_TYPES; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", op_names[i]);
+        json_lat(f, &r->lat_op[i]);
+    }
+    fprintf(f, "}, \"host_queue_ns\": ");
+    json_lat(f, &r->host_wait);
+    fprintf(f, ", \"end\": {\"last_completion_ns\": %" G_GINT64_FORMAT
+            ", \"drain_ns\": %" G_GINT64_FORMAT "}", r->last_completion_ns,
+            r->drain_ns);
+    if (p->kind == WL_REPLAY) {
+        fprintf(f, ", \"closed_loop\": %s", p->closed_loop ? "true" : "false");
+        if (p->closed_loop) {
+            fprintf(f, ", \"iodepth\": %u", p->iodepth);
+        }
+    }
+    if (p->kind == WL_FIO) {
+        fprintf(f, ", \"fio\": {\"rw\": \"%s\", \"rwmixread\": ",
+                fio_rw_name(p->rw));
+        if (p->rw == RW_RANDRW) {
+            fprintf(f, "%u", p->rwmixread);
+        } else {
+            fprintf(f, "null");
+        }
+        fprintf(f, ", \"iodepth\": %u, \"numjobs\": %u, \"size\": %"
+                G_GUINT64_FORMAT ", \"offset\": %" G_GUINT64_FORMAT
+                ", \"fsync\": %" G_GUINT64_FORMAT ", \"thinktime_ns\": %"
+                G_GINT64_FORMAT ", \"seed\": ", p->iodepth, p->jobs,
+                p->span_bytes, p->offset_bytes, p->fsync_every,
+                p->thinktime_ns);
+        if (p->random) {
+            fprintf(f, "%" G_GUINT64_FORMAT "}", p->seed);
+        } else {
+            fprintf(f, "null}");
+        }
     }
     fprintf(f, ", \"host\": {\"cpu_ns\": %" G_GUINT64_FORMAT "}}\n",
             in->host_cpu_ns);

@@ -1,94 +1,75 @@
 /*
- * platter-sim's host side, shared by the workload files: jobs, the event
- * loop's state, and the helpers workloads use to talk to the device.
+ * platter-sim's engine and its workloads, fio's engine shape: the engine
+ * (workload.c) owns the virtual clock, the host's request queue and the
+ * accounting; a workload is one file with one WorkloadOps table and its own
+ * state, and talks to the engine only through the sim_* helpers below.  The
+ * engine calls a workload only through its table.
  */
 #ifndef PLATTER_SIM_INTERNAL_H
 #define PLATTER_SIM_INTERNAL_H
 
 #include "workload.h"
 
-/* fsync-append: where a job is in its operation */
-typedef enum {
-    FS_START,       /* due to start the next append */
-    FS_ENTERING,    /* in the write syscall, before the bio goes out */
-    FS_WRITING,     /* data write outstanding */
-    FS_SYNC,        /* write done: fsync decides what to do */
-    FS_IN_LOG,      /* waiting for the log write that covers it */
-    FS_AFTER_LOG,   /* log force returned: its own flush, or not */
-    FS_FLUSHING,    /* its own flush outstanding */
-    FS_JOINED,      /* waiting for another job's flush to complete */
-} FsPhase;
+typedef struct Sim Sim;
 
 typedef struct {
-    uint32_t step;            /* dsync: command index within the write */
-    bool entering;            /* dsync: in the syscall, before submission */
-    FsPhase phase;            /* fsync-append */
-    hwm_ns op_start;
-    hwm_ns wake;              /* HWM_NEVER while a command is outstanding */
-    uint64_t next;            /* sequential position, bytes from its base */
-    uint64_t base;
-    uint64_t rng;
-    uint64_t flush_snap;      /* flushes submitted when its write completed */
-    uint64_t flush_no;        /* the number of its own flush */
-    uint64_t joined;          /* waiting for this flush number, or 0 */
-    bool log_flushed;         /* its log force wrote the iclog itself */
-    bool done;
-} Job;
+    const char *name;
+    /* set up s->wl (the workload's state) */
+    bool (*init)(Sim *s, GError **errp);
+    /* when the host side is next due, and which of its issuers (a job, a
+     * slot: the workload's own numbering); HWM_NEVER: nothing until a
+     * completion */
+    hwm_ns (*next_wake)(Sim *s, uint64_t *which);
+    /* `which` is due at `t` */
+    bool (*step)(Sim *s, uint64_t which, hwm_ns t, GError **errp);
+    /* a device command it submitted completed (already accounted) */
+    bool (*completed)(Sim *s, const HwmEvent *e, GError **errp);
+    /* the run is over (`ok`: without error): final counts, set
+     * r->runtime_ns, free s->wl */
+    void (*fini)(Sim *s, bool ok);
+    /* what a command's tag stands for, in error messages (NULL: "job N") */
+    char *(*tag_name)(uint64_t tag);
+} WorkloadOps;
 
-/* The xfs log as fsync sees it: one iclog write at a time; fsyncs that
- * arrive meanwhile go in the next one (group commit). */
-typedef enum { LOG_IDLE, LOG_PREFLUSH, LOG_WRITE, LOG_POSTFLUSH } LogPhase;
+extern const WorkloadOps dsync_workload, fsync_append_workload,
+                         replay_workload, fio_workload;
 
-typedef struct {
-    LogPhase phase;
-    GArray *batch;            /* job indices the write in flight covers */
-    GArray *next;             /* jobs waiting for the next write */
-    uint64_t flush_no;        /* the preflush's number */
-    uint64_t offset;          /* next log block */
-} XfsLog;
-
-#define LOG_TAG (1ull << 40)  /* device tag of log commands */
-
-/* The guest's blk-flush on one hardware queue (--flush-queues): one FLUSH
- * at a time; flush requests arriving meanwhile wait and are all completed by
- * the next FLUSH (block/blk-flush.c, blk_kick_flush()). */
-typedef struct {
-    bool busy;                /* this queue's FLUSH is at the device */
-    GArray *running;          /* tags (job index or LOG_TAG) it completes */
-    GArray *pending;          /* tags waiting for the next FLUSH */
-} FlushQueue;
-
-#define FLUSHQ_TAG (1ull << 41)  /* device tag of queue q's FLUSH: + q */
-
-typedef struct {
+struct Sim {
     HwmDevice *dev;
     const SimParams *p;
     SimResult *r;
-    Job *jobs;
-    uint64_t flush_submitted;     /* flush numbering (xfs_buftarg_flush_start) */
-    uint64_t flush_completed_max; /* highest completed (bt_flush_completed) */
-    XfsLog log;
-    FlushQueue *fq;               /* p->flush_queues of them */
+    void *wl;                     /* the workload's state */
+    hwm_ns now;                   /* the event loop's current time */
     uint64_t explained;
     /* the host's request queue in front of the device, as the kernel's
      * block layer holds requests while the device's queue is full */
     GQueue host_q;                /* HostReq, FIFO */
     uint32_t outstanding;         /* commands at the device */
     hwm_ns last_event;            /* the latest event the host was given */
-    /* replay */
-    guint next_trace;
-    bool *completed;              /* per trace request */
-} Sim;
+};
 
+/* Queue a command from the workload (tag: its own numbering) at `t`; it
+ * goes to the device as soon as the device's queue has room. */
 bool sim_submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
                 uint64_t off, uint64_t len, GError **errp);
-uint64_t sim_job_offset(Sim *s, Job *j);
-void sim_finish_op(Sim *s, Job *j, hwm_ns end);
-
-/* fsync-append (fsync.c) */
-void fsync_init(Sim *s);
-void fsync_destroy(Sim *s);
-bool fsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp);
-bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp);
+/* Put a request in the host queue without handing it on (a trace request:
+ * `line` names it in errors); its host-queue wait counts from `queued`. */
+void sim_enqueue(Sim *s, hwm_ns queued, const HwmRequest *req, uint32_t line);
+/* Hand the host queue to the device while it has room. */
+bool sim_host_drain(Sim *s, hwm_ns t, GError **errp);
+/* Run the device to `t`, giving every completion to the workload. */
+bool sim_deliver(Sim *s, hwm_ns t, GError **errp);
+/* Cut the power at `at`: what was queued or in flight is gone. */
+void sim_power_cut(Sim *s, hwm_ns at);
+/* A user-visible operation of `bytes` from `start` to `end`: counted in
+ * ios, bytes and the latency histogram. */
+void sim_record_op(Sim *s, hwm_ns start, hwm_ns end, uint64_t bytes);
+/* The next sequential offset of a job whose share of the span starts at
+ * `base` (`*next`: bytes into it; the span's blocks shared by p->jobs). */
+uint64_t sim_seq_offset(const SimParams *p, uint64_t base, uint64_t *next);
+/* `s`'s index in `names` (n of them), or -1 */
+int sim_name_index(const char *const *names, size_t n, const char *s);
+/* splitmix64: the sim's seeded random numbers */
+uint64_t sim_rand(uint64_t *state);
 
 #endif

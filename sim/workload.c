@@ -1,43 +1,47 @@
+/*
+ * platter-sim's engine: the virtual clock's event loop, the host's request
+ * queue in front of the device, and the accounting every workload shares.
+ * The workloads (dsync.c, fsync.c, replay.c, fio.c) are called only through
+ * their WorkloadOps tables.  No wall clock anywhere.
+ */
 #include <string.h>
 
 #include "sim-internal.h"
 
-static const char *const policy_names[] = {
-    "fua+flush", "fua", "write+flush", "fua-emulated", "write" };
+static const WorkloadOps *const workloads[] = {
+    [WL_DSYNC] = &dsync_workload,
+    [WL_FSYNC_APPEND] = &fsync_append_workload,
+    [WL_REPLAY] = &replay_workload,
+    [WL_FIO] = &fio_workload,
+};
 
-const char *policy_name(DsyncPolicy p)
+const char *workload_name(WorkloadKind k)
 {
-    return policy_names[p];
+    return workloads[k]->name;
 }
 
-bool policy_parse(const char *s, DsyncPolicy *out)
+bool workload_parse(const char *s, WorkloadKind *out)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(policy_names); i++) {
-        if (!strcmp(s, policy_names[i])) {
-            *out = (DsyncPolicy)i;
+    for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++) {
+        if (!strcmp(s, workloads[i]->name)) {
+            *out = (WorkloadKind)i;
             return true;
         }
     }
     return false;
 }
 
-/* The commands one O_DSYNC write becomes, per policy. */
-static const struct {
-    uint32_t n;
-    HwmOp op[3];
-    uint32_t flags[3];
-} dsync_steps[] = {
-    [POL_FUA_FLUSH] = { 2, { HWM_OP_WRITE, HWM_OP_FLUSH }, { HWM_REQ_FUA, 0 } },
-    [POL_FUA] = { 1, { HWM_OP_WRITE }, { HWM_REQ_FUA } },
-    [POL_WRITE_FLUSH] = { 2, { HWM_OP_WRITE, HWM_OP_FLUSH }, { 0, 0 } },
-    [POL_FUA_EMULATED] = { 3, { HWM_OP_WRITE, HWM_OP_FLUSH, HWM_OP_FLUSH },
-                           { 0, 0, 0 } },
-    [POL_WRITE] = { 1, { HWM_OP_WRITE }, { 0 } },
-};
+int sim_name_index(const char *const *names, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (names[i] && !strcmp(s, names[i])) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
 
-
-
-static uint64_t splitmix64(uint64_t *s)
+uint64_t sim_rand(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -45,27 +49,29 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+uint64_t sim_seq_offset(const SimParams *p, uint64_t base, uint64_t *next)
+{
+    uint64_t per_job = p->span_bytes / p->bs_bytes / p->jobs;
+    uint64_t off = base + *next;
+    *next = (*next + p->bs_bytes) % (per_job * p->bs_bytes);
+    return off;
+}
+
+void sim_record_op(Sim *s, hwm_ns start, hwm_ns end, uint64_t bytes)
+{
+    s->r->ios++;
+    s->r->bytes += bytes;
+    hist_add(&s->r->lat, (uint64_t)(end - start));
+}
+
 /* A request waiting in the host's queue; `line` > 0: from that trace line */
 typedef struct {
     HwmRequest req;
     uint32_t line;
+    hwm_ns queued;            /* when the host queued it */
 } HostReq;
 
-/* What a synthetic workload's tag stands for, in error messages. */
-static char *tag_name(uint64_t tag)
-{
-    if (tag >= FLUSHQ_TAG) {
-        return g_strdup_printf("blk-flush queue %" G_GUINT64_FORMAT "'s FLUSH",
-                               (uint64_t)(tag - FLUSHQ_TAG));
-    }
-    if (tag == LOG_TAG) {
-        return g_strdup("the xfs log");
-    }
-    return g_strdup_printf("job %" G_GUINT64_FORMAT, tag);
-}
-
-/* Hand queued requests to the device while it has room, oldest first. */
-static bool host_drain(Sim *s, hwm_ns t, GError **errp)
+bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
 {
     uint32_t depth = hwm_device_queue_depth(s->dev);
 
@@ -75,24 +81,26 @@ static bool host_drain(Sim *s, hwm_ns t, GError **errp)
             if (h->line > 0) {
                 g_prefix_error(errp, "%s:%u: ", s->p->trace_name, h->line);
             } else {
-                g_autofree char *who = tag_name(h->req.tag);
+                const WorkloadOps *w = workloads[s->p->kind];
+                g_autofree char *who = w->tag_name ? w->tag_name(h->req.tag) :
+                    g_strdup_printf("job %" G_GUINT64_FORMAT, h->req.tag);
                 g_prefix_error(errp, "%s: ", who);
             }
             return false;
         }
+        hist_add(&s->r->host_wait, (uint64_t)(t - h->queued));
         s->outstanding++;
     }
     return true;
 }
 
-static bool host_queue(Sim *s, hwm_ns t, const HwmRequest *req, uint32_t line,
-                       GError **errp)
+void sim_enqueue(Sim *s, hwm_ns queued, const HwmRequest *req, uint32_t line)
 {
     HostReq *h = g_new(HostReq, 1);
     h->req = *req;
     h->line = line;
+    h->queued = queued;
     g_queue_push_tail(&s->host_q, h);
-    return host_drain(s, t, errp);
 }
 
 bool sim_submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
@@ -101,60 +109,8 @@ bool sim_submit(Sim *s, hwm_ns t, uint64_t tag, HwmOp op, uint32_t flags,
     HwmRequest req = { .tag = tag, .op = op, .flags = flags,
                        .offset = op == HWM_OP_FLUSH ? 0 : off,
                        .length = op == HWM_OP_FLUSH ? 0 : len };
-    return host_queue(s, t, &req, 0, errp);
-}
-
-uint64_t sim_job_offset(Sim *s, Job *j)
-{
-    const SimParams *p = s->p;
-    uint64_t blocks = p->span_bytes / p->bs_bytes;
-
-    if (p->kind == WL_DSYNC && p->random) {
-        return p->offset_bytes + splitmix64(&j->rng) % blocks * p->bs_bytes;
-    }
-    uint64_t per_job = blocks / p->jobs;
-    uint64_t off = j->base + j->next;
-    j->next = (j->next + p->bs_bytes) % (per_job * p->bs_bytes);
-    return off;
-}
-
-/* A dsync job is due at `t`: start a write or its next command. */
-static bool dsync_step(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
-{
-    const SimParams *p = s->p;
-    Job *j = &s->jobs[ji];
-
-    j->wake = HWM_NEVER;
-    if (j->step == 0 && !j->entering) {
-        if (t >= p->runtime_ns) {
-            j->done = true;
-            return true;
-        }
-        /* pwrite() called: the bio goes out after the syscall's path */
-        j->op_start = t;
-        j->entering = true;
-        j->wake = t + p->host_cmd_ns / 2;
-        return true;
-    }
-    if (j->step == 0) {
-        j->entering = false;
-        return sim_submit(s, t, ji, dsync_steps[p->policy].op[0],
-                          dsync_steps[p->policy].flags[0],
-                          sim_job_offset(s, j), p->bs_bytes, errp);
-    }
-    return sim_submit(s, t, ji, dsync_steps[p->policy].op[j->step],
-                      dsync_steps[p->policy].flags[j->step], 0, 0, errp);
-}
-
-void sim_finish_op(Sim *s, Job *j, hwm_ns end)
-{
-    j->step = 0;
-    if (end <= s->p->runtime_ns) {
-        s->r->ios++;
-        s->r->bytes += s->p->bs_bytes;
-        hist_add(&s->r->lat, (uint64_t)(end - j->op_start));
-    }
-    j->wake = end;
+    sim_enqueue(s, t, &req, 0);
+    return sim_host_drain(s, t, errp);
 }
 
 static void explain(Sim *s, const HwmEvent *e)
@@ -200,6 +156,11 @@ static void account(Sim *s, const HwmEvent *e)
     b->transfer_ns += e->t.transfer_ns;
     b->destage_ns += e->t.destage_ns;
     s->r->commands++;
+    if ((unsigned)e->op < G_N_ELEMENTS(s->r->lat_op)) {
+        /* from the device's submit: the host queue's wait is apart */
+        hist_add(&s->r->lat_op[e->op], (uint64_t)(e->time_ns - e->submit_ns));
+    }
+    s->r->last_completion_ns = MAX(s->r->last_completion_ns, e->time_ns);
     s->outstanding--;
     explain(s, e);
     if (s->p->trace_out) {
@@ -207,26 +168,9 @@ static void account(Sim *s, const HwmEvent *e)
     }
 }
 
-static void dsync_completed(Sim *s, const HwmEvent *e)
+bool sim_deliver(Sim *s, hwm_ns t, GError **errp)
 {
-    const SimParams *p = s->p;
-    Job *j = &s->jobs[e->tag];
-
-    j->step++;
-    if (j->step < dsync_steps[p->policy].n) {
-        j->wake = e->time_ns + p->host_cmd_ns;
-        return;
-    }
-    sim_finish_op(s, j, e->time_ns + p->host_cmd_ns / 2);
-}
-
-/* ---- replay ------------------------------------------------------------- */
-
-static void completed(Sim *s, const HwmEvent *e, GError **errp, bool *ok);
-
-/* Run the device to `t` and hand every completion up to it to the host. */
-static bool deliver(Sim *s, hwm_ns t, GError **errp)
-{
+    const WorkloadOps *w = workloads[s->p->kind];
     HwmEvent ev[64];
     size_t n;
     bool ok = true;
@@ -236,14 +180,15 @@ static bool deliver(Sim *s, hwm_ns t, GError **errp)
         for (size_t i = 0; i < n; i++) {
             s->last_event = MAX(s->last_event, ev[i].time_ns);
             if (ev[i].kind == HWM_EV_COMPLETE) {
-                completed(s, &ev[i], errp, &ok);
+                account(s, &ev[i]);
+                ok = ok && w->completed(s, &ev[i], errp);
             }
         }
     } while (ok && n == G_N_ELEMENTS(ev));
-    return ok && host_drain(s, t, errp);
+    return ok && sim_host_drain(s, t, errp);
 }
 
-static void power_cut(Sim *s, hwm_ns at)
+void sim_power_cut(Sim *s, hwm_ns at)
 {
     uint64_t bytes = 0;
     g_autoptr(GArray) lost = hwm_power_cut(s->dev, at);
@@ -261,149 +206,40 @@ static void power_cut(Sim *s, hwm_ns at)
     s->outstanding = 0;
 }
 
-static bool replay_issue(Sim *s, hwm_ns t, GError **errp)
-{
-    const GArray *tr = s->p->trace;
-
-    while (s->next_trace < tr->len &&
-           g_array_index(tr, TraceReq, s->next_trace).submit_ns <= t) {
-        const TraceReq *r = &g_array_index(tr, TraceReq, s->next_trace);
-        s->next_trace++;
-        if (r->power_cut) {
-            /* what the device finished by the cut happened before it (the
-             * QEMU driver delivers it first too) */
-            if (!deliver(s, r->submit_ns, errp)) {
-                return false;
-            }
-            power_cut(s, r->submit_ns);
-            continue;
-        }
-        HostReq *h = g_new(HostReq, 1);
-        h->req = r->req;
-        h->line = r->line;
-        g_queue_push_tail(&s->host_q, h);
-    }
-    return host_drain(s, t, errp);
-}
-
-static void replay_completed(Sim *s, const HwmEvent *e)
-{
-    const TraceReq *r = &g_array_index(s->p->trace, TraceReq, e->tag);
-    s->completed[e->tag] = true;
-    if (r->expect_done_ns >= 0 && r->expect_done_ns != e->time_ns &&
-        s->r->replay_mismatches++ == 0) {
-        s->r->replay_first_mismatch_line = r->line;
-    }
-    s->r->ios++;
-    s->r->bytes += e->length;
-    /* latency as the issuer saw it, including time held for a queue slot */
-    hist_add(&s->r->lat, (uint64_t)(e->time_ns - r->submit_ns));
-}
-
-/* A recorded completion that never came (the request was dropped by a
- * power cut the recording did not have) differs too. */
-static void replay_check_missing(Sim *s)
-{
-    const GArray *tr = s->p->trace;
-    for (guint i = 0; i < tr->len; i++) {
-        const TraceReq *r = &g_array_index(tr, TraceReq, i);
-        if (r->power_cut || r->expect_done_ns < 0) {
-            continue;
-        }
-        s->r->replay_checked++;
-        if (!s->completed[i] && s->r->replay_mismatches++ == 0) {
-            s->r->replay_first_mismatch_line = r->line;
-        }
-    }
-}
-
-static void completed(Sim *s, const HwmEvent *e, GError **errp, bool *ok)
-{
-    const SimParams *p = s->p;
-
-    account(s, e);
-    if (p->kind == WL_REPLAY) {
-        replay_completed(s, e);
-    } else if (p->kind == WL_DSYNC) {
-        dsync_completed(s, e);
-    } else {
-        *ok = *ok && fsync_completed(s, e, errp);
-    }
-}
-
-/* ---- event loop --------------------------------------------------------- */
-
-static hwm_ns next_job_wake(const Sim *s, uint32_t *which)
-{
-    hwm_ns best = HWM_NEVER;
-    for (uint32_t i = 0; i < s->p->jobs; i++) {
-        const Job *j = &s->jobs[i];
-        if (!j->done && j->wake < best) {
-            best = j->wake;
-            *which = i;
-        }
-    }
-    return best;
-}
-
 bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
 {
+    const WorkloadOps *w = workloads[p->kind];
     Sim s = { .dev = dev, .p = p, .r = r };
-    bool ok = true;
-    hwm_ns last = 0;
 
     memset(r, 0, sizeof *r);
     hist_init(&r->lat);
-    g_queue_init(&s.host_q);
-    fsync_init(&s);
-    if (p->kind == WL_REPLAY) {
-        s.completed = g_new0(bool, p->trace->len);
-    } else {
-        s.jobs = g_new0(Job, p->jobs);
-        uint64_t per_job = p->span_bytes / p->bs_bytes / p->jobs;
-        for (uint32_t i = 0; i < p->jobs; i++) {
-            s.jobs[i].wake = 0;
-            s.jobs[i].rng = p->seed + i;
-            s.jobs[i].base = p->offset_bytes + i * per_job * p->bs_bytes;
-        }
+    for (size_t i = 0; i < G_N_ELEMENTS(r->lat_op); i++) {
+        hist_init(&r->lat_op[i]);
     }
-
+    hist_init(&r->host_wait);
+    g_queue_init(&s.host_q);
+    bool ok = w->init(&s, errp);
     while (ok) {
-        uint32_t ji = 0;
+        uint64_t which = 0;
         hwm_ns t_dev = hwm_next_event(dev);
-        hwm_ns t_host = HWM_NEVER;
-        if (p->kind == WL_REPLAY) {
-            if (s.next_trace < p->trace->len) {
-                t_host = MAX(g_array_index(p->trace, TraceReq,
-                                           s.next_trace).submit_ns, last);
-            }
-        } else {
-            t_host = next_job_wake(&s, &ji);
-        }
+        hwm_ns t_host = w->next_wake(&s, &which);
         if (t_dev == HWM_NEVER && t_host == HWM_NEVER) {
             break;
         }
         if (t_host <= t_dev) {
-            last = t_host;
-            ok = p->kind == WL_REPLAY ? replay_issue(&s, t_host, errp) :
-                 p->kind == WL_DSYNC ? dsync_step(&s, ji, t_host, errp) :
-                 fsync_step(&s, ji, t_host, errp);
+            s.now = t_host;
+            ok = w->step(&s, which, t_host, errp);
             continue;
         }
-        last = t_dev;
-        ok = deliver(&s, t_dev, errp);
+        s.now = t_dev;
+        ok = sim_deliver(&s, t_dev, errp);
     }
-    if (ok && p->kind == WL_REPLAY) {
-        replay_check_missing(&s);
-    }
-    /* a replay lasts until the device's last event the host sees: the
-     * device's own steps after it (a read-ahead ending, an idle wake-up)
-     * are not part of the run */
-    r->runtime_ns = p->kind == WL_REPLAY ? s.last_event : p->runtime_ns;
+    /* the device's own work after the last completion (write-back of the
+     * cache, a read-ahead ending) is the drain, reported apart */
+    r->drain_ns = MAX(s.last_event, r->last_completion_ns) -
+                  r->last_completion_ns;
+    w->fini(&s, ok);
     hwm_stats(dev, &r->stats);
-    fsync_destroy(&s);
-    g_free(s.jobs);
-    g_free(s.completed);
     g_queue_clear_full(&s.host_q, g_free);
     return ok;
 }

@@ -1,7 +1,9 @@
 /*
  * Host-side workloads that drive a device model on platter-sim's own event
  * loop: the seed's O_DSYNC benchmark at the block level, fsync-append with
- * optional flush sharing, and trace replay.  No wall clock anywhere.
+ * optional flush sharing, trace replay, and fio-like jobs.  No wall clock
+ * anywhere.  Each workload is one file (dsync.c, fsync.c, replay.c, fio.c)
+ * with one WorkloadOps table (sim-internal.h).
  */
 #ifndef PLATTER_WORKLOAD_H
 #define PLATTER_WORKLOAD_H
@@ -12,7 +14,12 @@
 #include "hwm.h"
 #include "trace.h"
 
-typedef enum { WL_DSYNC, WL_FSYNC_APPEND, WL_REPLAY } WorkloadKind;
+typedef enum { WL_DSYNC, WL_FSYNC_APPEND, WL_REPLAY, WL_FIO, WL_COUNT }
+    WorkloadKind;
+
+/* fio's --rw */
+typedef enum { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW }
+    FioRw;
 
 /*
  * How the guest kernel turns one O_DSYNC direct write into commands; this
@@ -30,9 +37,9 @@ typedef enum {
 typedef struct {
     WorkloadKind kind;
     DsyncPolicy policy;
-    bool random;              /* dsync: random offsets within the span */
+    bool random;              /* dsync, fio: random offsets within the span */
     uint64_t bs_bytes;
-    uint64_t span_bytes;
+    uint64_t span_bytes;      /* fio: --size */
     uint64_t offset_bytes;    /* start of the span */
     hwm_ns runtime_ns;
     uint32_t jobs;
@@ -41,6 +48,13 @@ typedef struct {
     uint32_t flush_queues;    /* fsync-append: guest blk-flush queues
                                  that merge flushes (0: no merging) */
     hwm_ns host_cmd_ns;       /* guest CPU time per device command */
+    FioRw rw;                 /* fio */
+    uint32_t rwmixread;       /* fio randrw: percent of reads */
+    uint32_t iodepth;         /* fio, replay --closed-loop: in flight */
+    uint64_t fsync_every;     /* fio: a FLUSH after this many writes (0: no) */
+    hwm_ns thinktime_ns;      /* fio: after a completion, before the next */
+    bool strip_flush;         /* fio: write-through device, flushes not sent */
+    bool closed_loop;         /* replay: issue on completion, in order */
     uint64_t seed;
     const GArray *trace;      /* TraceReq, for WL_REPLAY */
     const char *trace_name;
@@ -49,8 +63,16 @@ typedef struct {
     FILE *trace_out;          /* write completions as a trace, or NULL */
 } SimParams;
 
+/* per-op-type latency histograms, indexed by HwmOp */
+#define SIM_OP_TYPES 4
+
 typedef struct {
     Histogram lat;            /* per user-visible operation */
+    Histogram lat_op[SIM_OP_TYPES]; /* per device command, by HwmOp, from
+                                       the device's submit */
+    Histogram host_wait;      /* per device command: in the host queue */
+    hwm_ns last_completion_ns;
+    hwm_ns drain_ns;          /* device events after the last completion */
     uint64_t ios;
     uint64_t bytes;
     hwm_ns runtime_ns;        /* virtual time the run covered */
@@ -66,6 +88,10 @@ typedef struct {
 
 bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp);
 
+const char *workload_name(WorkloadKind k);
+bool workload_parse(const char *s, WorkloadKind *out);
+const char *fio_rw_name(FioRw rw);
+bool fio_rw_parse(const char *s, FioRw *out);
 const char *policy_name(DsyncPolicy p);
 bool policy_parse(const char *s, DsyncPolicy *out);
 

@@ -163,9 +163,156 @@ def explain_timeline():
     assert abs(parts - total) < 0.01, (parts, total, flush)
 
 
+def explain_rows(text):
+    header = next(l for l in text.splitlines() if l.startswith("#")).split()
+    return [dict(zip(header, l.split())) for l in text.splitlines() if l[:1].isdigit()]
+
+
+def trace_rows(path):
+    # (submit_ns, op, done_ns) in completion order, as --trace-out writes them
+    rows = []
+    for l in open(path):
+        if l.startswith("#") or "done=" not in l:
+            continue
+        f = l.split()
+        rows.append((int(f[0]), f[1], int(l.rsplit("done=", 1)[1].split()[0])))
+    return rows
+
+
+def fio_qd1_randread():
+    # QD1 random reads: each read's latency from the device's submit is the
+    # model's service time for it, as --explain itemizes it
+    for prof in ("generic-7200", "st20000nm007d", "990pro"):
+        p = sim("--profile", prof, "--workload", "fio", "--rw", "randread", "--size", "10G",
+                "--runtime", "0.3", "--explain", "100000", "--json")
+        d = json.loads(p.stdout)
+        rows = explain_rows(p.stderr)
+        rd = d["lat_by_op_ns"]["read"]
+        assert d["ops"] == {"read": d["ios"], "write": 0, "flush": 0, "discard": 0}, d["ops"]
+        assert rd["count"] == len(rows) == d["ios"] > 20, (rd["count"], len(rows), d["ios"])
+        service = [round(float(r["done_us"]) * 1000) - round(float(r["submit_us"]) * 1000) for r in rows]
+        assert rd["min"] == min(service) and rd["max"] == max(service), (prof, rd, min(service), max(service))
+        assert rd["avg"] == sum(service) // len(service), (prof, rd["avg"], sum(service) / len(service))
+        for r, sv in zip(rows, service):
+            parts = sum(round(float(r[k]) * 1000) for k in ("queue_us", "ovhd_us", "seek_us", "rotate_us",
+                                                             "xfer_us", "wb_wait_us"))
+            assert abs(parts - sv) <= 6, (prof, r)  # each part rounded to 1 ns
+        # one at a time: nothing waits in the host queue, nothing in the device's
+        assert d["host_queue_ns"]["max"] == 0 and d["device_time_ns"]["queue"] == 0
+        assert d["lat_ns"]["avg"] == rd["avg"]
+        # closed loop: the next read is submitted when the last one completes
+        for a, b in zip(rows, rows[1:]):
+            assert a["done_us"] == b["submit_us"], (a, b)
+        assert d["runtime_ns"] == d["end"]["last_completion_ns"] == round(float(rows[-1]["done_us"]) * 1000)
+
+
+def fio_randrw_mix():
+    for mix in (70, 20):
+        d = json.loads(sim("--profile", "990pro", "--workload", "fio", "--rw", "randrw", "--rwmixread", str(mix),
+                           "--iodepth", "4", "--size", "1G", "--runtime", "0.5", "--json").stdout)
+        r, w = d["ops"]["read"], d["ops"]["write"]
+        assert r + w == d["ios"] > 5000 and d["device"]["reads"] == r and d["device"]["writes"] == w, d["ops"]
+        assert abs(r / (r + w) - mix / 100) < 0.02, (mix, r, w)
+    a = json.loads(sim("--profile", "990pro", "--workload", "fio", "--rw", "randrw", "--size", "1G",
+                       "--runtime", "0.2", "--seed", "5", "--json").stdout)
+    b = json.loads(sim("--profile", "990pro", "--workload", "fio", "--rw", "randrw", "--size", "1G",
+                       "--runtime", "0.2", "--seed", "5", "--json").stdout)
+    a.pop("host"); b.pop("host")
+    assert a == b and a["fio"]["rwmixread"] == 50 and a["fio"]["seed"] == 5
+
+
+def fio_iodepth_in_flight():
+    # each job keeps --iodepth I/Os in flight: at every submission, exactly
+    # numjobs x iodepth are out (the host queue holds what the device cannot)
+    with tempfile.TemporaryDirectory() as tmp:
+        for qd_dev, depth, jobs in (("32", 8, 1), ("4", 4, 3)):
+            tr = os.path.join(tmp, "t")
+            d = json.loads(sim("--profile", "generic-7200", "--workload", "fio", "--rw", "randread",
+                               "--iodepth", str(depth), "--numjobs", str(jobs), "--queue-depth", qd_dev,
+                               "--size", "100G", "--runtime", "0.5", "--trace-out", tr, "--json").stdout)
+            rows = trace_rows(tr)
+            assert len(rows) == d["ios"] > 50
+            want = depth * jobs
+            at_device = min(want, int(qd_dev))
+            for t in sorted({s for s, _, _ in rows}):
+                n = sum(1 for s, _, e in rows if s <= t < e)
+                if t < 400_000_000:
+                    assert n == at_device, (depth, jobs, t, n)
+            if want > int(qd_dev):
+                assert d["host_queue_ns"]["avg"] > 0 and d["lat_ns"]["avg"] > d["lat_by_op_ns"]["read"]["avg"]
+            else:
+                assert d["host_queue_ns"]["max"] == 0
+
+
+def fio_fsync_counts():
+    with tempfile.TemporaryDirectory() as tmp:
+        tr = os.path.join(tmp, "t")
+        for n in (1, 4, 7):
+            d = json.loads(sim("--profile", "st20000nm007d", "--workload", "fio", "--rw", "write", "--fsync", str(n),
+                               "--iodepth", "4", "--size", "4M", "--trace-out", tr, "--json").stdout)
+            writes = 1024
+            assert d["ops"]["write"] == d["ios"] == writes, d["ops"]
+            assert d["flushes"]["issued"] == d["ops"]["flush"] == d["device"]["flushes"] == writes // n, (n, d["ops"])
+            # a FLUSH goes out when the job's I/Os are in, and nothing is
+            # issued while it is out
+            rows = sorted(trace_rows(tr))
+            for s, op, e in rows:
+                if op == "F":
+                    assert all(e2 <= s or s2 >= e for s2, op2, e2 in rows if op2 == "W"), (n, s, e)
+            # the cache drains after the last completion: reported apart
+            assert d["runtime_ns"] == d["end"]["last_completion_ns"]
+        # write-through: the block layer completes the flushes unsent
+        p = sim("--profile", "generic-7200", "--write-cache", "off", "--workload", "fio", "--rw", "randwrite",
+                "--fsync", "2", "--size", "1M", "--json")
+        d = json.loads(p.stdout)
+        assert "flushes without sending" in p.stderr
+        assert d["flushes"] == {"issued": 0, "skipped": 128} and d["device"]["flushes"] == 0, d["flushes"]
+
+
+def replay_closed_loop():
+    # a trace recorded with long gaps: closed loop keeps its order, not its
+    # times; each request goes out when the one before completes
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "in")
+        with open(src, "w") as f:
+            f.write("# platter-trace v1\n")
+            ops = []
+            for i in range(40):
+                op = "RWWF"[i % 4]
+                off, ln = (0, 0) if op == "F" else ((i * 7919 % 1000) * 4096 * 256, 4096)
+                ops.append(op)
+                # recorded out of order in the file: replayed by submit time
+                f.write(f"{(40 - i) * 1_000_000_000} {op} {off} {ln} -\n")
+        ops.reverse()
+        out = os.path.join(tmp, "out")
+        d = json.loads(sim("--profile", "generic-7200", "--workload", "replay", "--trace", src, "--closed-loop",
+                           "--trace-out", out, "--json").stdout)
+        rows = trace_rows(out)
+        assert [op for _, op, _ in rows] == ops, rows
+        assert rows[0][0] == 0
+        for a, b in zip(rows, rows[1:]):
+            assert a[2] == b[0], (a, b)
+        assert d["closed_loop"] is True and d["iodepth"] == 1 and d["ios"] == 40
+        assert d["flushes"]["issued"] == d["ops"]["flush"] == d["device"]["flushes"] == 10
+        assert d["runtime_ns"] < 1_000_000_000
+        d4 = json.loads(sim("--profile", "generic-7200", "--workload", "replay", "--trace", src, "--closed-loop",
+                            "--iodepth", "4", "--trace-out", out, "--json").stdout)
+        rows = trace_rows(out)
+        by_submit = sorted(rows, key=lambda r: r[0])
+        assert [op for _, op, _ in by_submit] == ops
+        assert sum(1 for s, _, _ in rows if s == 0) == 4 and d4["iodepth"] == 4
+        # open loop: the recorded times, and every flush counted
+        o = json.loads(sim("--profile", "generic-7200", "--workload", "replay", "--trace", src, "--json").stdout)
+        assert o["closed_loop"] is False and o["flushes"]["issued"] == 10 == o["device"]["flushes"]
+        assert o["runtime_ns"] == o["end"]["last_completion_ns"] + o["end"]["drain_ns"] > 40e9
+
+
 tap.run([("json contract", json_contract), ("deterministic", deterministic),
          ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
          ("xfs log shadow", xfs_log_shadow), ("blk-flush queues", flush_queues),
          ("replay native and blkparse", replay_native_and_blkparse),
          ("trace round trip", trace_round_trip),
-         ("explain timeline", explain_timeline)])
+         ("explain timeline", explain_timeline),
+         ("fio QD1 randread = the model's service", fio_qd1_randread),
+         ("fio randrw mix", fio_randrw_mix), ("fio iodepth in flight", fio_iodepth_in_flight),
+         ("fio fsync=N", fio_fsync_counts), ("replay --closed-loop", replay_closed_loop)])
