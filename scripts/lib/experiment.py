@@ -308,9 +308,10 @@ def guest_command(cell, runtime):
 def guest_timeout_s(dev, runtime):
     """A hang guard for one guest cell, in host seconds.  Host time grows
     with the instructions the guest runs per virtual second: ipns per busy
-    vCPU, each vCPU a CPU of its own in virtual time.  Measured here, 16
-    busy vCPUs at ipns 1 took about 60 host s per virtual s with two cells
-    sharing two cores; allow about 3x that."""
+    vCPU, each vCPU a CPU of its own in virtual time.  Measured here
+    (docs/performance.md), 16 vCPUs all busy at ipns 1 cost about 75 host s
+    per virtual s alone; 12 s per busy vCPU and ipns allows 2.5x that, for
+    two cells sharing two cores."""
     return int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime)
 
 
