@@ -121,6 +121,10 @@ bool hwm_device_write_cache(const HwmDevice *dev);  /* WCE after overrides */
 bool hwm_device_fua(const HwmDevice *dev);          /* native FUA after overrides */
 uint32_t hwm_device_queue_depth(const HwmDevice *dev);
 uint32_t hwm_device_rotation_rpm(const HwmDevice *dev);  /* 0: not rotating */
+/* The platter's angle under the heads at `t`, in millidegrees past the
+ * index, [0, 360000): the rotational position every access is timed
+ * against (a pure function of `t` and the rpm).  0 when not rotating. */
+uint32_t hwm_device_angle_mdeg(const HwmDevice *dev, hwm_ns t);
 
 /* ---- requests and events ---------------------------------------------- */
 

@@ -1260,6 +1260,15 @@ uint32_t hwm_device_rotation_rpm(const HwmDevice *d)
     return d->rotating ? d->prof.rpm : 0;
 }
 
+uint32_t hwm_device_angle_mdeg(const HwmDevice *d, hwm_ns t)
+{
+    if (!d->rotating) {
+        return 0;
+    }
+    /* phase < PHASE_REV < 2^36: the product fits in 64 bits */
+    return (uint32_t)(hwm_geometry_phase(&d->geo, t) * 360000u / PHASE_REV);
+}
+
 static bool check_time(HwmDevice *d, hwm_ns now, GError **errp)
 {
     if (now > HWM_TIME_MAX) {

@@ -161,6 +161,30 @@ static void test_sequential_write_one_rev(void)
     g_assert_cmpint(per, <=, rev * 101 / 100);
 }
 
+/* The head's angle is the spindle's phase from t = 0: checked against
+ * t * rpm revolutions at times up to the model's latest. */
+static void test_angle(gconstpointer profile)
+{
+    g_autoptr(HwmProfile) p = load(profile);
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    uint32_t rpm = hwm_device_rotation_rpm(d);
+    const hwm_ns at[] = { 0, 1, 2083333, 2083334, 8333333, 8333334,
+                          123456789, 999999999999, HWM_TIME_MAX };
+    const unsigned __int128 rev = 60000000000u;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(at); i++) {
+        unsigned __int128 turns = (unsigned __int128)at[i] * rpm;
+        uint32_t want = (uint32_t)(turns % rev * 360000u / rev);
+        g_assert_cmpuint(hwm_device_angle_mdeg(d, at[i]), ==, want);
+    }
+    if (rpm == 7200) {
+        /* a quarter turn is 2083333.3 ns */
+        g_assert_cmpuint(hwm_device_angle_mdeg(d, 2083333), ==, 89999);
+        g_assert_cmpuint(hwm_device_angle_mdeg(d, 2083334), ==, 90000);
+    }
+}
+
 static void test_random_read_average(void)
 {
     g_autoptr(HwmProfile) p = load("generic-7200");
@@ -1073,6 +1097,9 @@ int main(int argc, char **argv)
     g_test_add_func("/physics/sequential-write-one-revolution",
                     test_sequential_write_one_rev);
     g_test_add_func("/physics/random-read-average", test_random_read_average);
+    g_test_add_data_func("/physics/angle/generic-7200", "generic-7200",
+                         test_angle);
+    g_test_add_data_func("/physics/angle/990pro", "990pro", test_angle);
     g_test_add_func("/physics/seek-endpoints", test_seek_endpoints);
     g_test_add_func("/physics/post-seek-write-miss", test_post_seek_write_miss);
     g_test_add_data_func("/durability/st20000nm007d", "st20000nm007d",
