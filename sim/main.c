@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "timeline.h"
 #include "trace.h"
 #include "units.h"
 #include "workload.h"
@@ -24,7 +25,8 @@ typedef struct {
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
          *queue_policy, *trace_out, *jobs, *queue_depth, *explain,
          *flush_queues, *seed, *rw, *rwmixread, *iodepth, *numjobs, *size,
-         *fsync, *thinktime;
+         *fsync, *thinktime, *timeline, *timeline_count, *timeline_from;
+    char *command;          /* the command line, for --timeline's caption */
     gboolean json, flush_share, xfs_log, dump_profile, verify, closed_loop;
 } Opts;
 
@@ -132,6 +134,9 @@ static const struct {
     FLAG("verify", verify, W_REPLAY),
     STR("trace-out", trace_out, W_ALL),
     STR("explain", explain, W_ALL),
+    STR("timeline", timeline, W_ALL),
+    STR("timeline-count", timeline_count, W_ALL),
+    STR("timeline-from", timeline_from, W_ALL),
     FLAG("json", json, W_ALL),
     STR("write-cache", write_cache, W_ALL),
     STR("fua", fua, W_ALL),
@@ -539,6 +544,13 @@ static int run(Opts *o, GError **errp)
         p.trace = trace;
         p.trace_name = o->trace;
     }
+    g_autoptr(Timeline) tl = NULL;
+    if ((o->timeline || o->timeline_count || o->timeline_from) &&
+        !(tl = timeline_open(o->timeline, o->timeline_count,
+                             o->timeline_from, o->command, errp))) {
+        return 2;
+    }
+    p.timeline = tl;
     Pending out = { 0 };
     if (!pending_open(&out, o, p.explain > 0, errp)) {
         pending_discard(&out);
@@ -550,7 +562,9 @@ static int run(Opts *o, GError **errp)
         trace_write_header(p.trace_out, hwm_profile_name(prof));
     }
     if (!sim_run(dev, &p, &r, errp) || !verified(o, &r, errp) ||
-        !pending_commit(&out, o, o->json ? stderr : stdout, errp)) {
+        (tl && !timeline_render(tl, dev, errp)) ||
+        !pending_commit(&out, o, o->json ? stderr : stdout, errp) ||
+        (tl && !timeline_commit(tl, errp))) {
         pending_discard(&out);
         return 1;
     }
@@ -665,6 +679,14 @@ int main(int argc, char **argv)
           "one versioned JSON object on stdout", NULL },
         { "explain", 0, 0, G_OPTION_ARG_STRING, &o.explain,
           "print the first N device commands as a timeline", "N" },
+        { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &o.timeline,
+          "draw device commands and the platter's angle as an SVG picture",
+          "FILE.svg" },
+        { "timeline-count", 0, 0, G_OPTION_ARG_STRING, &o.timeline_count,
+          "--timeline: commands drawn (default 50, at most 5000)", "N" },
+        { "timeline-from", 0, 0, G_OPTION_ARG_STRING, &o.timeline_from,
+          "--timeline: start at the first command submitted at or after "
+          "this virtual time (default 0)", "SECONDS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -672,6 +694,8 @@ int main(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
     int rc;
+
+    o.command = timeline_command_line(argc, argv);
 
     /* one way out, so the options are freed on every path */
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
@@ -717,5 +741,9 @@ int main(int argc, char **argv)
     g_free(o.size);
     g_free(o.fsync);
     g_free(o.thinktime);
+    g_free(o.timeline);
+    g_free(o.timeline_count);
+    g_free(o.timeline_from);
+    g_free(o.command);
     return rc;
 }

@@ -179,6 +179,9 @@ bool sim_deliver(Sim *s, hwm_ns t, GError **errp)
         n = hwm_advance(s->dev, t, ev, G_N_ELEMENTS(ev));
         for (size_t i = 0; i < n; i++) {
             s->last_event = MAX(s->last_event, ev[i].time_ns);
+            if (s->p->timeline) {
+                timeline_event(s->p->timeline, &ev[i]);
+            }
             if (ev[i].kind == HWM_EV_COMPLETE) {
                 account(s, &ev[i]);
                 ok = ok && w->completed(s, &ev[i], errp);

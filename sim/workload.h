@@ -12,6 +12,7 @@
 
 #include "histogram.h"
 #include "hwm.h"
+#include "timeline.h"
 #include "trace.h"
 
 typedef enum { WL_DSYNC, WL_FSYNC_APPEND, WL_REPLAY, WL_FIO, WL_COUNT }
@@ -61,6 +62,7 @@ typedef struct {
     uint32_t explain;         /* print the first N commands' timelines */
     FILE *explain_out;
     FILE *trace_out;          /* write completions as a trace, or NULL */
+    Timeline *timeline;       /* --timeline: sees every event, or NULL */
 } SimParams;
 
 /* per-op-type latency histograms, indexed by HwmOp */

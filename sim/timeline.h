@@ -1,0 +1,48 @@
+/*
+ * platter-sim --timeline FILE.svg: a picture of where device commands
+ * spent their time.  Each command is a bar on a virtual-time axis, split
+ * into the parts of its HwmBreakdown; under the bars, the platter's angle
+ * under the head over the same axis.  Hand-written SVG, no library.
+ *
+ * The file appears only when the run succeeds: it is written to a
+ * temporary file beside its target, created before the run (so a bad path
+ * fails first), and renamed over the target at the end.
+ */
+#ifndef PLATTER_TIMELINE_H
+#define PLATTER_TIMELINE_H
+
+#include "hwm.h"
+
+typedef struct Timeline Timeline;
+
+/* Commands drawn when --timeline-count is not given, and at most. */
+#define TIMELINE_DEFAULT_COMMANDS 50u
+#define TIMELINE_MAX_COMMANDS 5000u
+
+/*
+ * Check the options (`path` from --timeline, `count` from --timeline-count,
+ * `from` from --timeline-from; NULL: not given) and create the temporary
+ * file.  `command` is the command line drawn as the picture's caption.
+ */
+Timeline *timeline_open(const char *path, const char *count, const char *from,
+                        const char *command, GError **errp);
+
+/* Every event of the run, in the order hwm_advance() returned them. */
+void timeline_event(Timeline *tl, const HwmEvent *e);
+
+/* Draw the picture (the run is over and succeeded).  Fails when no
+ * command was selected. */
+bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp);
+
+/* Write the picture and rename it over the target. */
+bool timeline_commit(Timeline *tl, GError **errp);
+
+/* Free; the temporary file goes unless timeline_commit() renamed it. */
+void timeline_free(Timeline *tl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Timeline, timeline_free)
+
+/* The command line as a caption: the program's base name, the arguments
+ * shell-quoted, without --timeline FILE (it names only the output). */
+char *timeline_command_line(int argc, char **argv);
+
+#endif
