@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "report.h"
 
 static const struct {
@@ -15,6 +17,97 @@ static const char *const op_names[SIM_OP_TYPES] = {
 static double iops(const SimResult *r)
 {
     return r->runtime_ns ? (double)r->ios * 1e9 / (double)r->runtime_ns : 0;
+}
+
+/* One HwmStats field's value, read through HWM_STATS_FIELDS. */
+typedef struct {
+    const char *name;
+    uint64_t value;
+    bool is_signed;
+} StatValue;
+
+#define STAT_COUNT(name, type, unit, help) + 1
+enum { STAT_FIELDS = 0 HWM_STATS_FIELDS(STAT_COUNT) };
+#undef STAT_COUNT
+
+static void stat_values(const HwmStats *s, StatValue out[STAT_FIELDS])
+{
+    size_t i = 0;
+#define STAT_VALUE(n, type, unit, help) \
+    out[i++] = (StatValue){ #n, (uint64_t)s->n, \
+                            _Generic(s->n, int64_t: true, default: false) };
+    HWM_STATS_FIELDS(STAT_VALUE)
+#undef STAT_VALUE
+}
+
+static void stat_print(FILE *f, const StatValue *v)
+{
+    if (v->is_signed) {
+        fprintf(f, "%" G_GINT64_FORMAT, (int64_t)v->value);
+    } else {
+        fprintf(f, "%" G_GUINT64_FORMAT, v->value);
+    }
+}
+
+/* Every counter as NAME=VALUE, wrapped under "  device:". */
+static void device_human(FILE *f, const HwmStats *s)
+{
+    StatValue v[STAT_FIELDS];
+    int col = fprintf(f, "  device:");
+
+    stat_values(s, v);
+    for (size_t i = 0; i < STAT_FIELDS; i++) {
+        int w = snprintf(NULL, 0, " %s=%" G_GUINT64_FORMAT, v[i].name,
+                         v[i].value);
+        if (col + w > 78) {
+            fputc('\n', f);
+            col = fprintf(f, "         ");
+        }
+        fprintf(f, " %s=", v[i].name);
+        stat_print(f, &v[i]);
+        col += w;
+    }
+    fputc('\n', f);
+}
+
+/*
+ * HwmStats fields the JSON "device" object (version 1) names otherwise or
+ * leaves out; every other field is in it under its own name, in list order.
+ */
+static const struct {
+    const char *field;
+    const char *key;          /* NULL: not in "device" */
+} device_json_keys[] = {
+    { "power_cuts", NULL },   /* "replay" has them, as the sim counted */
+    { "lost_bytes", NULL },
+    { "dirty_bytes", "dirty_bytes_at_end" },
+    { "dirty_extents", NULL },
+};
+
+static const char *device_json_key(const char *field)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(device_json_keys); i++) {
+        if (!strcmp(device_json_keys[i].field, field)) {
+            return device_json_keys[i].key;
+        }
+    }
+    return field;
+}
+
+static void device_json(FILE *f, uint64_t commands, const HwmStats *s)
+{
+    StatValue v[STAT_FIELDS];
+
+    stat_values(s, v);
+    fprintf(f, "{\"commands\": %" G_GUINT64_FORMAT, commands);
+    for (size_t i = 0; i < STAT_FIELDS; i++) {
+        const char *key = device_json_key(v[i].name);
+        if (key) {
+            fprintf(f, ", \"%s\": ", key);
+            stat_print(f, &v[i]);
+        }
+    }
+    fputc('}', f);
 }
 
 void report_human(FILE *f, const SimParams *p, const SimResult *r,
@@ -78,21 +171,7 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
             100 * b->queue_ns / total, 100 * b->overhead_ns / total,
             100 * b->seek_ns / total, 100 * b->rotate_ns / total,
             100 * b->transfer_ns / total, 100 * b->destage_ns / total);
-    const HwmStats *s = &r->stats;
-    fprintf(f, "  device: writes=%" G_GUINT64_FORMAT " (fua %" G_GUINT64_FORMAT
-            "), reads=%" G_GUINT64_FORMAT " (cache hits %" G_GUINT64_FORMAT
-            "), flushes=%" G_GUINT64_FORMAT ", write-backs=%" G_GUINT64_FORMAT
-            ", media ops=%" G_GUINT64_FORMAT ", missed writes=%"
-            G_GUINT64_FORMAT "\n", s->writes, s->fua_writes,
-            s->reads, s->cache_read_hits, s->flushes, s->destages,
-            s->media_ops, s->write_misses);
-    if (s->reads > 0) {
-        fprintf(f, "  read path: %" G_GUINT64_FORMAT " read-segment hits, %"
-                G_GUINT64_FORMAT " rode on a read-ahead, %" G_GUINT64_FORMAT
-                " bytes read ahead, %" G_GUINT64_FORMAT " read-aheads cut "
-                "short by a command\n", s->read_segment_hits,
-                s->read_ahead_joins, s->read_ahead_bytes, s->read_ahead_stops);
-    }
+    device_human(f, &r->stats);
     for (size_t i = 0; i < SIM_OP_TYPES; i++) {
         const Histogram *o = &r->lat_op[i];
         if (o->count == 0) {
@@ -153,7 +232,6 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
                  const ReportInfo *in)
 {
     const Histogram *h = &r->lat;
-    const HwmStats *s = &r->stats;
 
     fprintf(f, "{\"version\": %d, \"profile\": ", PLATTER_SIM_JSON_VERSION);
     json_string(f, in->profile);
@@ -205,28 +283,8 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
     fprintf(f, ", \"flushes\": {\"issued\": %" G_GUINT64_FORMAT
             ", \"skipped\": %" G_GUINT64_FORMAT "}", r->flushes_issued,
             r->flushes_skipped);
-    fprintf(f, ", \"device\": {\"commands\": %" G_GUINT64_FORMAT
-            ", \"reads\": %" G_GUINT64_FORMAT ", \"writes\": %" G_GUINT64_FORMAT
-            ", \"fua_writes\": %" G_GUINT64_FORMAT ", \"flushes\": %"
-            G_GUINT64_FORMAT ", \"discards\": %" G_GUINT64_FORMAT
-            ", \"read_bytes\": %" G_GUINT64_FORMAT ", \"write_bytes\": %"
-            G_GUINT64_FORMAT ", \"cache_read_hits\": %" G_GUINT64_FORMAT
-            ", \"destages\": %" G_GUINT64_FORMAT ", \"destage_bytes\": %"
-            G_GUINT64_FORMAT ", \"media_ops\": %" G_GUINT64_FORMAT
-            ", \"write_misses\": %" G_GUINT64_FORMAT ", \"seek_ns\": %" G_GINT64_FORMAT ", \"rotate_ns\": %"
-            G_GINT64_FORMAT ", \"transfer_ns\": %" G_GINT64_FORMAT
-            ", \"dirty_bytes_at_end\": %" G_GUINT64_FORMAT
-            ", \"read_segment_hits\": %" G_GUINT64_FORMAT
-            ", \"read_ahead_joins\": %" G_GUINT64_FORMAT
-            ", \"read_ahead_bytes\": %" G_GUINT64_FORMAT
-            ", \"read_ahead_stops\": %" G_GUINT64_FORMAT "}",
-            r->commands, s->reads, s->writes, s->fua_writes, s->flushes,
-            s->discards, s->read_bytes, s->write_bytes, s->cache_read_hits,
-            s->destages, s->destage_bytes, s->media_ops, s->write_misses,
-            s->seek_ns,
-            s->rotate_ns, s->transfer_ns, s->dirty_bytes,
-            s->read_segment_hits, s->read_ahead_joins, s->read_ahead_bytes,
-            s->read_ahead_stops);
+    fprintf(f, ", \"device\": ");
+    device_json(f, r->commands, &r->stats);
     if (p->kind == WL_REPLAY) {
         fprintf(f, ", \"replay\": {\"checked\": %" G_GUINT64_FORMAT
                 ", \"mismatches\": %" G_GUINT64_FORMAT ", \"power_cuts\": %"

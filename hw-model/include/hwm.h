@@ -229,21 +229,56 @@ GArray *hwm_volatile_extents(const HwmDevice *dev);
 
 /* ---- counters ---------------------------------------------------------- */
 
+/*
+ * The device's counters, defined once: X(NAME, C type, unit, help) per
+ * field, in struct order.  The struct below, platter-sim's text and JSON
+ * reports and the QEMU driver's QMP copy all expand this list, so a field
+ * added here reaches every one of them, and a consumer that copies into a
+ * struct of its own (the driver's QAPI type) fails to compile until it has
+ * the field:
+ *
+ *     #define COPY(name, type, unit, help) info->name = st.name;
+ *     HWM_STATS_FIELDS(COPY)
+ *
+ * Units: "count", "bytes" or "ns"; a field's name ends in its unit
+ * ("_bytes", "_ns") unless it is a count.  Totals since the device was
+ * created, except the two marked "now".  Add new fields at the end:
+ * platter-sim's JSON keeps this order.
+ */
+#define HWM_STATS_FIELDS(X) \
+    X(reads, uint64_t, "count", "READ commands completed") \
+    X(writes, uint64_t, "count", "WRITE commands completed, FUA or not") \
+    X(fua_writes, uint64_t, "count", "of writes: with FUA") \
+    X(flushes, uint64_t, "count", "FLUSH commands completed") \
+    X(discards, uint64_t, "count", "DISCARD commands completed") \
+    X(read_bytes, uint64_t, "bytes", "bytes READ commands asked for") \
+    X(write_bytes, uint64_t, "bytes", "bytes WRITE commands carried") \
+    X(cache_read_hits, uint64_t, "count", \
+      "reads with no media access of their own") \
+    X(destages, uint64_t, "count", "write-backs of cached data to the media") \
+    X(destage_bytes, uint64_t, "bytes", "bytes written back") \
+    X(media_ops, uint64_t, "count", "positioning operations of the arm/dies") \
+    X(write_misses, uint64_t, "count", \
+      "post-seek writes off-track inhibit aborted") \
+    X(seek_ns, hwm_ns, "ns", "media time spent seeking") \
+    X(rotate_ns, hwm_ns, "ns", "media time waiting for rotation") \
+    X(transfer_ns, hwm_ns, "ns", "media time transferring") \
+    X(power_cuts, uint64_t, "count", "power cuts") \
+    X(lost_bytes, uint64_t, "bytes", \
+      "acknowledged bytes power cuts lost") \
+    X(dirty_bytes, uint64_t, "bytes", "now: bytes in the write cache") \
+    X(dirty_extents, uint64_t, "count", "now: extents in the write cache") \
+    X(read_segment_hits, uint64_t, "count", \
+      "of cache_read_hits: from a read segment") \
+    X(read_ahead_joins, uint64_t, "count", "reads that rode on a read-ahead") \
+    X(read_ahead_bytes, uint64_t, "bytes", \
+      "bytes read ahead, in read-aheads that ended") \
+    X(read_ahead_stops, uint64_t, "count", "read-aheads a command cut short")
+
 typedef struct {
-    uint64_t reads, writes, fua_writes, flushes, discards;
-    uint64_t read_bytes, write_bytes;
-    uint64_t cache_read_hits;    /* reads with no media access of their own */
-    uint64_t destages, destage_bytes;
-    uint64_t media_ops;          /* positioning operations of the arm/dies */
-    uint64_t write_misses;       /* post-seek writes off-track inhibit aborted */
-    hwm_ns seek_ns, rotate_ns, transfer_ns;   /* media time by component */
-    uint64_t power_cuts, lost_bytes;
-    uint64_t dirty_bytes, dirty_extents;      /* now */
-    /* read path (rotating media) */
-    uint64_t read_segment_hits;  /* of cache_read_hits: from a read segment */
-    uint64_t read_ahead_joins;   /* reads that rode on a read-ahead */
-    uint64_t read_ahead_bytes;   /* read ahead, in read-aheads that ended */
-    uint64_t read_ahead_stops;   /* read-aheads a command cut short */
+#define HWM_STATS_MEMBER(name, type, unit, help) type name;
+    HWM_STATS_FIELDS(HWM_STATS_MEMBER)
+#undef HWM_STATS_MEMBER
 } HwmStats;
 
 void hwm_stats(const HwmDevice *dev, HwmStats *out);
