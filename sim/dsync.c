@@ -81,7 +81,7 @@ static uint64_t dsync_offset(const SimParams *p, DsyncJob *j)
 {
     if (p->random) {
         uint64_t blocks = p->span_bytes / p->bs_bytes;
-        return p->offset_bytes + sim_rand(&j->rng) % blocks * p->bs_bytes;
+        return p->offset_bytes + hwm_splitmix64(&j->rng) % blocks * p->bs_bytes;
     }
     return sim_seq_offset(p, j->base, &j->next);
 }

@@ -101,7 +101,7 @@ static bool is_read(const SimParams *p, FioJob *j)
     case RW_RANDREAD:
         return true;
     case RW_RANDRW:
-        return sim_rand(&j->rng) % 100 < p->rwmixread;
+        return hwm_splitmix64(&j->rng) % 100 < p->rwmixread;
     default:
         return false;
     }
@@ -113,7 +113,7 @@ static uint64_t next_offset(const SimParams *p, FioJob *j)
     uint64_t off;
 
     if (p->random) {
-        return p->offset_bytes + sim_rand(&j->rng) % blocks * p->bs_bytes;
+        return p->offset_bytes + hwm_splitmix64(&j->rng) % blocks * p->bs_bytes;
     }
     off = p->offset_bytes + j->seq_next;
     j->seq_next = (j->seq_next + p->bs_bytes) % (blocks * p->bs_bytes);

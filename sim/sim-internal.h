@@ -69,7 +69,5 @@ void sim_record_op(Sim *s, hwm_ns start, hwm_ns end, uint64_t bytes);
 uint64_t sim_seq_offset(const SimParams *p, uint64_t base, uint64_t *next);
 /* `s`'s index in `names` (n of them), or -1 */
 int sim_name_index(const char *const *names, size_t n, const char *s);
-/* splitmix64: the sim's seeded random numbers */
-uint64_t sim_rand(uint64_t *state);
 
 #endif

@@ -41,14 +41,6 @@ int sim_name_index(const char *const *names, size_t n, const char *s)
     return -1;
 }
 
-uint64_t sim_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 uint64_t sim_seq_offset(const SimParams *p, uint64_t base, uint64_t *next)
 {
     uint64_t per_job = p->span_bytes / p->bs_bytes / p->jobs;

@@ -1,50 +1,37 @@
 #include "parse.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "hwm-decimal.h"
+
 int parse_u64(const char *s, uint64_t *out)
 {
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
+    const char *why;
+
+    return s && hwm_parse_decimal(s, 1, out, &why) ? 0 : -1;
 }
 
 int parse_size(const char *s, uint64_t *out)
 {
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
+    char num[32];
+    const char *why;
     unsigned shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; break;
-    case 'm': case 'M': shift = 20; break;
-    case 'g': case 'G': shift = 30; break;
-    case 't': case 'T': shift = 40; break;
+    size_t n = s ? strcspn(s, "kKmMgGtT") : sizeof num;
+
+    if (n >= sizeof num)
+        return -1;
+    memcpy(num, s, n);
+    num[n] = '\0';
+    switch (s[n] | 0x20) {
+    case 'k': shift = 10; break;
+    case 'm': shift = 20; break;
+    case 'g': shift = 30; break;
+    case 't': shift = 40; break;
     default: break;
     }
-    if (shift) {
-        end++;
-        if (!strcasecmp(end, "iB") || !strcasecmp(end, "B"))
-            end += strlen(end);
-    }
-    if (*end)
+    if (shift && s[n + 1] && strcasecmp(s + n + 1, "iB") &&
+        strcasecmp(s + n + 1, "B"))
         return -1;
-    if (shift && v > (UINT64_MAX >> shift))
-        return -1;
-    *out = (uint64_t)v << shift;
-    return 0;
+    return hwm_parse_decimal(num, 1ull << shift, out, &why) ? 0 : -1;
 }

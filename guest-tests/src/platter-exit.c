@@ -5,8 +5,9 @@
  * race. If the device is absent the write has no effect and the caller
  * falls back to poweroff -f. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/io.h>
+
+#include "parse.h"
 
 int main(int argc, char **argv)
 {
@@ -14,8 +15,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: platter-exit CODE (0..127)\n");
         return 2;
     }
-    int code = atoi(argv[1]);
-    if (code < 0 || code > 127)
+    /* anything but 0..127 (atoi() made "x" a 0, a pass) is 127, a failure */
+    uint64_t code;
+    if (parse_u64(argv[1], &code) || code > 127)
         code = 127;
     if (ioperm(0xf4, 1, 1) != 0) {
         perror("platter-exit: ioperm");

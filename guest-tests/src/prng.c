@@ -1,5 +1,7 @@
 #include "prng.h"
 
+#include "hwm-splitmix64.h"
+
 void prng_seed(struct prng *r, uint64_t seed)
 {
     r->state = seed;
@@ -7,10 +9,7 @@ void prng_seed(struct prng *r, uint64_t seed)
 
 uint64_t prng_next(struct prng *r)
 {
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return hwm_splitmix64(&r->state);
 }
 
 uint64_t prng_below(struct prng *r, uint64_t bound)

@@ -1,7 +1,7 @@
-/* Seeded deterministic PRNG for random offsets: the same seed gives the same
- * offset sequence on every run and every machine, which the deterministic
- * simulator needs. splitmix64: tiny, full 64-bit period over its state,
- * well distributed output. */
+/* Seeded deterministic PRNG for random offsets and data patterns: the same
+ * seed gives the same sequence on every run and every machine.  The
+ * generator is the model's and platter-sim's splitmix64
+ * (hw-model/include/hwm-splitmix64.h). */
 #ifndef PLATTER_PRNG_H
 #define PLATTER_PRNG_H
 

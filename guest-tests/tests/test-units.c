@@ -139,6 +139,14 @@ static void test_parse(void)
     ok(parse_size("99999999999T", &v) < 0, "overflowing size rejected");
     ok(parse_u64("60", &v) == 0 && v == 60, "u64 60");
     ok(parse_u64("6x", &v) < 0 && parse_u64("", &v) < 0, "bad u64 rejected");
+    /* hwm_parse_decimal's rules: exact fractions, no sign, no blank */
+    ok(parse_size("1.5M", &v) == 0 && v == 3ULL << 19, "size 1.5M");
+    ok(parse_size("1.1K", &v) < 0, "size of a fractional byte rejected");
+    ok(parse_size("4kx", &v) < 0 && parse_size("4.", &v) == 0 && v == 4,
+       "junk after the suffix rejected, 4. is 4");
+    ok(parse_u64("1.5", &v) < 0 && parse_u64(" 1", &v) < 0 &&
+       parse_u64("+1", &v) < 0, "u64 fraction, blank and sign rejected");
+    ok(parse_u64("99999999999999999999", &v) < 0, "overflowing u64 rejected");
 }
 
 static void test_record(void)

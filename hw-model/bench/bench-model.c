@@ -125,13 +125,13 @@ int main(int argc, char **argv)
         HwmStats st;
         hwm_ns t = 0;
         do {
-            submit(d, t, HWM_OP_WRITE, 0, drive_rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_WRITE, 0, hwm_splitmix64(&s) % blocks * 4096);
             t = wait_one(d) + 10000;
             hwm_stats(d, &st);
         } while (st.dirty_extents < 65000);
         double c0 = cpu_s();
         for (uint64_t i = 0; i < n; i++) {
-            submit(d, t, HWM_OP_WRITE, 0, drive_rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_WRITE, 0, hwm_splitmix64(&s) % blocks * 4096);
             t = wait_one(d) + 10000;
         }
         double c = cpu_s() - c0;
@@ -147,12 +147,12 @@ int main(int argc, char **argv)
         const uint64_t blocks = hwm_device_capacity_bytes(d) / 4096, n = 1000000;
         hwm_ns t = 0;
         for (int i = 0; i < 32; i++) {
-            submit(d, t, HWM_OP_READ, 0, drive_rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_READ, 0, hwm_splitmix64(&s) % blocks * 4096);
         }
         double c0 = cpu_s();
         for (uint64_t i = 0; i < n; i++) {
             t = wait_one(d);
-            submit(d, t, HWM_OP_READ, 0, drive_rng(&s) % blocks * 4096);
+            submit(d, t, HWM_OP_READ, 0, hwm_splitmix64(&s) % blocks * 4096);
         }
         report("QD32 random 4K reads, SPTF (generic-7200)", n, cpu_s() - c0, "");
     }

@@ -47,14 +47,6 @@ static void submit(HwmDevice *d, hwm_ns t, uint64_t tag, HwmOp op,
     }
 }
 
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Run until `count` completions; returns the time of the last. */
 static hwm_ns complete(HwmDevice *d, uint64_t count)
 {
@@ -89,7 +81,7 @@ static void dirty_extents(void)
         g_autoptr(HwmDevice) d = device(text);
         uint64_t s = 7, blocks = hwm_device_capacity_bytes(d) / 4096;
         for (uint32_t k = 0; k < ks[i]; k++) {
-            submit(d, 0, k, HWM_OP_WRITE, rng(&s) % blocks * 4096, 4096);
+            submit(d, 0, k, HWM_OP_WRITE, hwm_splitmix64(&s) % blocks * 4096, 4096);
         }
         hwm_ns now = complete(d, ks[i]);
         HwmStats st0, st1;
@@ -126,8 +118,8 @@ static void flash_units(void)
         HwmEvent ev[256];
         double c0 = cpu_ns();
         for (; issued < 256; issued++) {
-            submit(d, 0, issued, rng(&s) % 2 ? HWM_OP_READ : HWM_OP_WRITE,
-                   rng(&s) % blocks * 4096, 4096);
+            submit(d, 0, issued, hwm_splitmix64(&s) % 2 ? HWM_OP_READ : HWM_OP_WRITE,
+                   hwm_splitmix64(&s) % blocks * 4096, 4096);
         }
         while (done < total) {
             hwm_ns t = hwm_next_event(d);
@@ -138,9 +130,9 @@ static void flash_units(void)
                 }
                 done++;
                 if (issued < total) {
-                    submit(d, t, issued++, rng(&s) % 2 ? HWM_OP_READ
+                    submit(d, t, issued++, hwm_splitmix64(&s) % 2 ? HWM_OP_READ
                                                        : HWM_OP_WRITE,
-                           rng(&s) % blocks * 4096, 4096);
+                           hwm_splitmix64(&s) % blocks * 4096, 4096);
                 }
             }
         }

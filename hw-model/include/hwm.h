@@ -41,6 +41,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hwm-decimal.h"
+#include "hwm-splitmix64.h"
+
 G_BEGIN_DECLS
 
 typedef int64_t hwm_ns;                 /* absolute time, nanoseconds */
@@ -286,14 +289,6 @@ void hwm_stats(const HwmDevice *dev, HwmStats *out);
 const char *hwm_op_name(HwmOp op);
 
 /*
- * Parse a non-negative decimal ("8", "8.25") exactly into value * scale,
- * without floating point; a fraction finer than one unit of the result is
- * an error, not rounded.  On failure `why` says what is wrong.  Profiles
- * and platter-sim's options share it.
- */
-bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
-                       const char **why);
-/*
  * Read a whole regular file of at most `max_bytes` into a NUL-terminated
  * buffer (caller frees).  A FIFO, device, directory or socket is refused
  * without reading from it (a FIFO with no writer would block for ever,
@@ -302,7 +297,7 @@ bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
  */
 bool hwm_read_file(const char *path, gsize max_bytes, char **text, gsize *len,
                    GError **errp);
-/* The inverse of hwm_parse_decimal: append value / scale exactly ("8.25"). */
+/* The inverse of hwm_parse_decimal (hwm-decimal.h): append value / scale exactly ("8.25"). */
 void hwm_append_decimal(GString *s, uint64_t value, uint64_t scale);
 
 G_END_DECLS

@@ -753,11 +753,10 @@ static unsigned write_miss(HwmDevice *d, ArmPos arm, uint64_t lba)
     uint64_t ppm = avg > near ? share_ppm * (pos - near) / (avg - near)
                               : share_ppm;
     ppm = MIN(ppm, 1000000);
-    /* splitmix64's finalizer: consecutive counts give unrelated draws */
-    uint64_t x = ++d->positioned_writes + 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
+    /* the first draw of a splitmix64 seeded with the count: consecutive
+     * counts give unrelated draws */
+    uint64_t seed = ++d->positioned_writes;
+    uint64_t x = hwm_splitmix64(&seed);
     if (x % 1000000 >= ppm) {
         return 0;
     }

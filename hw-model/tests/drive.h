@@ -23,15 +23,6 @@ typedef struct {
     uint32_t sectors;
 } DriveStep;
 
-/* splitmix64: the tests' and benchmarks' seeded random numbers. */
-static inline uint64_t drive_rng(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Returns false and fills `why` at the first violation. */
 bool drive_run(HwmDevice *dev, const DriveStep *steps, size_t n, GString *why);
 

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
         g_autoptr(HwmDevice) d = hwm_device_new(p, &cfg, NULL);
         size_t n = (size_t)MIN(chunk, total - done);
         for (size_t i = 0; i < n; i++) {
-            uint64_t r = drive_rng(&s), q = drive_rng(&s);
+            uint64_t r = hwm_splitmix64(&s), q = hwm_splitmix64(&s);
             DriveStep *st = &steps[i];
             st->gap_ns = (hwm_ns)(r % 2000000);
             st->power_cut = q % 1000 == 0;

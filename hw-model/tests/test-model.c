@@ -68,7 +68,7 @@ static void test_fifo_order(void)
     uint64_t cap = hwm_device_capacity_bytes(d) / 4096;
 
     for (uint64_t i = 0; i < 32; i++) {
-        submit(d, 0, i, HWM_OP_READ, 0, drive_rng(&s) % cap * 4096, 4096);
+        submit(d, 0, i, HWM_OP_READ, 0, hwm_splitmix64(&s) % cap * 4096, 4096);
     }
     for (uint64_t i = 0; i < 32; i++) {
         HwmEvent e = next_completion(d);
@@ -89,8 +89,8 @@ static GString *run_mixed(const char *profile, uint64_t seed)
     HwmEvent ev[16];
 
     for (uint64_t i = 0; i < 3000; i++) {
-        t += (hwm_ns)(drive_rng(&s) % (2 * MS));
-        uint64_t r = drive_rng(&s);
+        t += (hwm_ns)(hwm_splitmix64(&s) % (2 * MS));
+        uint64_t r = hwm_splitmix64(&s);
         HwmOp op = (HwmOp)(r % 10 < 4 ? HWM_OP_WRITE : r % 10 < 7 ?
                            HWM_OP_READ : r % 10 < 9 ? HWM_OP_FLUSH :
                            HWM_OP_DISCARD);
@@ -195,7 +195,7 @@ static void test_random_read_average(void)
 
     for (int i = 0; i < n; i++) {
         submit(d, t, (uint64_t)i, HWM_OP_READ, 0,
-               drive_rng(&s) % blocks * 4096, 4096);
+               hwm_splitmix64(&s) % blocks * 4096, 4096);
         HwmEvent e = next_completion(d);
         sum += e.t.seek_ns + e.t.rotate_ns + e.t.transfer_ns;
         t = e.time_ns;
@@ -236,7 +236,7 @@ static void run_isolated(const char *text, bool write, uint64_t seed,
     for (int i = 0; i < n; i++) {
         /* even i: a random block; odd i: the block after it, on the track
          * the head is on */
-        b = i % 2 == 0 ? drive_rng(&seed) % (blocks - 1) : b + 1;
+        b = i % 2 == 0 ? hwm_splitmix64(&seed) % (blocks - 1) : b + 1;
         submit(d, (hwm_ns)i * 100 * MS, (uint64_t)i,
                write ? HWM_OP_WRITE : HWM_OP_READ, 0, b * 4096, 4096);
         HwmEvent e = next_completion(d);
@@ -370,10 +370,10 @@ static void durability_run_profile(HwmProfile *p, uint64_t seed,
     uint64_t s = seed;
 
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = drive_rng(&s);
+        uint64_t r = hwm_splitmix64(&s);
         DriveStep *st = &steps[i];
         st->gap_ns = (hwm_ns)(r % (3 * MS));
-        r = drive_rng(&s);
+        r = hwm_splitmix64(&s);
         st->power_cut = r % 97 == 0;
         st->op = (HwmOp)(r % 10 < 6 ? HWM_OP_WRITE : r % 10 < 8 ?
                          HWM_OP_FLUSH : r % 10 < 9 ? HWM_OP_READ :
@@ -422,14 +422,14 @@ static hwm_ns qd32_mean(HwmPolicy pol)
     hwm_ns t = 0, first = -1;
     const int n = 5000;
     for (int i = 0; i < 32; i++) {
-        submit(d, 0, (uint64_t)i, HWM_OP_READ, 0, drive_rng(&s) % blocks * 4096, 4096);
+        submit(d, 0, (uint64_t)i, HWM_OP_READ, 0, hwm_splitmix64(&s) % blocks * 4096, 4096);
     }
     for (int i = 0; i < n; i++) {
         HwmEvent e = next_completion(d);
         first = first < 0 ? e.time_ns : first;
         t = e.time_ns;
         submit(d, t, 100 + (uint64_t)i, HWM_OP_READ, 0,
-               drive_rng(&s) % blocks * 4096, 4096);
+               hwm_splitmix64(&s) % blocks * 4096, 4096);
     }
     return (t - first) / (n - 1);
 }
