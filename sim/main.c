@@ -533,13 +533,26 @@ static int run(Opts *o, GError **errp)
                     "write+flush or fua-emulated", policy_name(p.policy));
         return 2;
     }
+    HwmTraceDevice desc = hwm_trace_device(prof, dev);
     if (p.kind == WL_REPLAY) {
-        trace = trace_load(o->trace, errp);
+        g_auto(TraceHeader) hdr = { 0 };
+        trace = trace_load(o->trace, &hdr, errp);
         if (!trace) {
             return 2;
         }
         if (o->verify && !trace_check_verifiable(trace, o->trace, errp)) {
             return 2;
+        }
+        /* replaying a workload on another drive is what replay is for;
+         * verifying it there cannot pass */
+        g_autofree char *other = trace_device_mismatch(&hdr, o->trace, &desc);
+        if (other && o->verify) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "--verify: %s",
+                        other);
+            return 2;
+        }
+        if (other) {
+            fprintf(stderr, "platter-sim: warning: %s\n", other);
         }
         p.trace = trace;
         p.trace_name = o->trace;
@@ -559,7 +572,7 @@ static int run(Opts *o, GError **errp)
     p.explain_out = out.explain;
     p.trace_out = out.trace;
     if (p.trace_out) {
-        trace_write_header(p.trace_out, hwm_profile_name(prof));
+        trace_write_header(p.trace_out, &desc);
     }
     if (!sim_run(dev, &p, &r, errp) || !verified(o, &r, errp) ||
         (tl && !timeline_render(tl, dev, errp)) ||

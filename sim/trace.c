@@ -62,20 +62,10 @@ static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
     r->submit_ns = (hwm_ns)t;
     r->req.offset = off;
     r->req.length = len;
-    if (!strcmp(f[1], "R")) {
-        r->req.op = HWM_OP_READ;
-    } else if (!strcmp(f[1], "W")) {
-        r->req.op = HWM_OP_WRITE;
-    } else if (!strcmp(f[1], "F")) {
-        r->req.op = HWM_OP_FLUSH;
-    } else if (!strcmp(f[1], "D")) {
-        r->req.op = HWM_OP_DISCARD;
-    } else {
+    if (!hwm_trace_parse_op(f[1], &r->req.op)) {
         return fail(errp, src, line, "bad op (R, W, F or D)", f[1]);
     }
-    if (!strcmp(f[4], "FUA")) {
-        r->req.flags = HWM_REQ_FUA;
-    } else if (strcmp(f[4], "-") != 0) {
+    if (!hwm_trace_parse_flags(f[4], &r->req.flags)) {
         return fail(errp, src, line, "bad flags (- or FUA)", f[4]);
     }
     if (r->req.op == HWM_OP_FLUSH && (off || len || r->req.flags)) {
@@ -147,6 +137,66 @@ static int parse_blkparse(char **f, guint n, TraceReq out[2], const char *src,
     return k;
 }
 
+/* A comment that is a header line: "# platter-trace vN" must be line 1 and
+ * name version 1; the line after it, when it starts "profile=", is the
+ * device line.  Returns 1 for a header line (taken into `hdr`), 0 for
+ * another comment, -1 on error. */
+static int parse_header(char *comment, uint32_t ln, const char *src,
+                        TraceHeader *hdr, GError **errp)
+{
+    size_t m = strlen(HWM_TRACE_MAGIC);
+    g_autofree char *want = g_strdup_printf("v%d", HWM_TRACE_VERSION);
+
+    if (g_str_has_prefix(comment, HWM_TRACE_MAGIC) &&
+        (comment[m] == '\0' || g_ascii_isspace(comment[m]))) {
+        g_autofree char *v = g_strstrip(g_strdup(comment + m));
+        if (ln != 1) {
+            fail(errp, src, ln, "the platter-trace header belongs on line 1",
+                 comment);
+            return -1;
+        }
+        if (strcmp(v, want) != 0) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "%s:%u: platter-trace version '%s' is not one this "
+                        "platter-sim reads (%s)", src, ln, *v ? v : "(none)",
+                        want);
+            return -1;
+        }
+        hdr->version = HWM_TRACE_VERSION;
+        return 1;
+    }
+    if (ln != 2 || hdr->version == 0 || !g_str_has_prefix(comment, "profile=")) {
+        return 0;
+    }
+    GError *local = NULL;
+    hdr->text = g_strdup(comment);
+    if (!hwm_trace_parse_device(hdr->text, &hdr->dev, &hdr->given, &local)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s:%u: trace header: %s", src, ln, local->message);
+        g_error_free(local);
+        return -1;
+    }
+    hdr->device_line = ln;
+    return 1;
+}
+
+void trace_header_clear(TraceHeader *hdr)
+{
+    g_free(hdr->text);
+    *hdr = (TraceHeader){ 0 };
+}
+
+char *trace_device_mismatch(const TraceHeader *hdr, const char *src,
+                            const HwmTraceDevice *dev)
+{
+    g_autofree char *diff = hdr->device_line ?
+        hwm_trace_device_diff(&hdr->dev, hdr->given, dev) : NULL;
+
+    return diff ? g_strdup_printf("%s:%u: the trace was recorded on another "
+                                  "device: %s", src, hdr->device_line, diff)
+                : NULL;
+}
+
 static gint by_submit(gconstpointer a, gconstpointer b)
 {
     const TraceReq *x = a, *y = b;
@@ -157,8 +207,9 @@ static gint by_submit(gconstpointer a, gconstpointer b)
 }
 
 GArray *trace_parse(const char *text, gsize len, const char *source,
-                    GError **errp)
+                    TraceHeader *hdr, GError **errp)
 {
+    g_auto(TraceHeader) head = { 0 };
     g_autoptr(GArray) reqs = g_array_new(FALSE, FALSE, sizeof(TraceReq));
     g_autofree char *copy = g_strndup(text, len);
     g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
@@ -175,13 +226,18 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
         char *hash = format == 2 ? NULL : strchr(l, '#');
         hwm_ns done = -1;
         if (hash) {
-            const char *comment = hash + 1;
+            char *comment = hash + 1;
             uint64_t v;
             *hash = '\0';
             if (l[strspn(l, " \t\r")] == '\0') {
-                /* a comment line: a power cut, or nothing to replay */
+                /* a comment line: a header line, a power cut, or nothing
+                 * to replay */
                 comment += strspn(comment, " \t");
-                if (!g_str_has_prefix(comment, "power-cut")) {
+                int h = parse_header(comment, ln, source, &head, errp);
+                if (h < 0) {
+                    return NULL;
+                }
+                if (h > 0 || !g_str_has_prefix(comment, "power-cut")) {
                     continue;
                 }
                 g_autofree char *at = comment_value(comment, "at=");
@@ -255,6 +311,10 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
     for (guint i = 0; i < reqs->len; i++) {
         g_array_index(reqs, TraceReq, i).req.tag = i;
     }
+    if (hdr) {
+        *hdr = head;
+        head = (TraceHeader){ 0 };
+    }
     return g_steal_pointer(&reqs);
 }
 
@@ -294,7 +354,7 @@ bool trace_check_verifiable(const GArray *reqs, const char *source,
     return true;
 }
 
-GArray *trace_load(const char *path, GError **errp)
+GArray *trace_load(const char *path, TraceHeader *hdr, GError **errp)
 {
     g_autofree char *text = NULL;
     gsize len;
@@ -306,25 +366,33 @@ GArray *trace_load(const char *path, GError **errp)
         g_error_free(local);
         return NULL;
     }
-    return trace_parse(text, len, path, errp);
+    return trace_parse(text, len, path, hdr, errp);
 }
 
-void trace_write_header(FILE *f, const char *profile)
+/* The writers format with hw-model's, which the QEMU driver uses too. */
+static void put(FILE *f, GString *s)
 {
-    fprintf(f, "# platter-trace v1\n# profile=%s\n", profile);
+    fwrite(s->str, 1, s->len, f);
+    g_string_free(s, TRUE);
+}
+
+void trace_write_header(FILE *f, const HwmTraceDevice *dev)
+{
+    GString *s = g_string_new(NULL);
+    hwm_trace_append_header(s, dev);
+    put(f, s);
 }
 
 void trace_write_completion(FILE *f, const HwmEvent *e)
 {
-    static const char ops[] = { 'R', 'W', 'F', 'D' };
-    fprintf(f, "%" G_GINT64_FORMAT " %c %" G_GUINT64_FORMAT " %"
-            G_GUINT64_FORMAT " %s # done=%" G_GINT64_FORMAT "\n", e->submit_ns,
-            ops[e->op], e->offset, e->length,
-            (e->flags & HWM_REQ_FUA) ? "FUA" : "-", e->time_ns);
+    GString *s = g_string_sized_new(96);
+    hwm_trace_append_request(s, e);
+    put(f, s);
 }
 
 void trace_write_power_cut(FILE *f, hwm_ns at, uint64_t lost_bytes)
 {
-    fprintf(f, "# power-cut at=%" G_GINT64_FORMAT " lost=%" G_GUINT64_FORMAT
-            "\n", at, lost_bytes);
+    GString *s = g_string_new(NULL);
+    hwm_trace_append_power_cut(s, at, lost_bytes);
+    put(f, s);
 }

@@ -230,6 +230,58 @@ GArray *hwm_power_cut(HwmDevice *dev, hwm_ns now);
 /* Ranges acknowledged but not yet durable, without cutting power. */
 GArray *hwm_volatile_extents(const HwmDevice *dev);
 
+/* ---- platter-trace: the request trace format --------------------------- */
+
+/*
+ * A text trace of the commands a device completed, written by platter-sim
+ * --trace-out and the QEMU driver's trace=FILE, and replayed by platter-sim
+ * --workload replay:
+ *
+ *     # platter-trace v1
+ *     # profile=NAME capacity=BYTES fua=0|1 write-cache=0|1 queue-depth=N
+ *     <submit_ns> <R|W|F|D> <offset_bytes> <length_bytes> <-|FUA> # done=<ns>
+ *     # power-cut at=<ns> lost=<bytes>
+ *
+ * The first line names the format and its version, the second the device
+ * the trace was recorded on (after the overrides: the FUA, write cache and
+ * queue depth the host saw).  Request lines come in completion order.
+ * These functions only format and parse; the host does the I/O.
+ */
+#define HWM_TRACE_MAGIC "platter-trace"
+#define HWM_TRACE_VERSION 1
+
+typedef struct {
+    const char *profile;        /* the profile's name */
+    uint64_t capacity_bytes;
+    bool fua;                   /* native FUA advertised */
+    bool write_cache;           /* volatile write cache enabled */
+    uint32_t queue_depth;
+} HwmTraceDevice;
+
+/* The device `dev`, made from `p`, as a trace header describes it. */
+HwmTraceDevice hwm_trace_device(const HwmProfile *p, const HwmDevice *dev);
+/* The two header lines. */
+void hwm_trace_append_header(GString *s, const HwmTraceDevice *d);
+/* A HWM_EV_COMPLETE event's request line. */
+void hwm_trace_append_request(GString *s, const HwmEvent *e);
+void hwm_trace_append_power_cut(GString *s, hwm_ns at, uint64_t lost_bytes);
+/* A request line's op ("R") and flags ("-", "FUA") fields. */
+bool hwm_trace_parse_op(const char *text, HwmOp *op);
+bool hwm_trace_parse_flags(const char *text, uint32_t *flags);
+/*
+ * Parse the device line's text after "# " in place: `text` is cut into its
+ * keys and out->profile points into it.  Each key is optional (a trace
+ * platter-sim wrote before the driver's header was shared gives only
+ * profile); `*given` gets a bit per key given, for hwm_trace_device_diff().
+ * An unknown, repeated or bad key is an error naming it.
+ */
+bool hwm_trace_parse_device(char *text, HwmTraceDevice *out, uint32_t *given,
+                            GError **errp);
+/* Where a parsed trace device (its `given` keys) and `dev` differ, as
+ * "write-cache=1 (this device: 0), ...", or NULL.  Caller frees. */
+char *hwm_trace_device_diff(const HwmTraceDevice *trace, uint32_t given,
+                            const HwmTraceDevice *dev);
+
 /* ---- counters ---------------------------------------------------------- */
 
 /*

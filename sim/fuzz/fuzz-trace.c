@@ -10,7 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     GError *err = NULL;
-    GArray *reqs = trace_parse((const char *)data, size, "fuzz", &err);
+    g_auto(TraceHeader) hdr = { 0 };
+    GArray *reqs = trace_parse((const char *)data, size, "fuzz", &hdr, &err);
 
     if (!reqs) {
         if (!err || !err->message[0]) {

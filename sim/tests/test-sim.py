@@ -130,9 +130,21 @@ def trace_round_trip():
         for args in (("--profile", "st20000nm007d", "--policy", "fua", "--pattern", "rand", "--jobs", "4"),
                      ("--profile", "990pro", "--fua", "off", "--workload", "fsync-append", "--jobs", "8", "--xfs-log")):
             tr = os.path.join(tmp, "t")
-            sim(*args, "--runtime", "0.5", "--trace-out", tr, "--json")
+            rec = json.loads(sim(*args, "--runtime", "0.5", "--trace-out", tr, "--json").stdout)
             prof = args[1]
             extra = ["--fua", "off"] if "--fua" in args else []
+            # the header the QEMU driver writes too: the device as the host saw it
+            v, dev = open(tr).read().splitlines()[:2]
+            assert v == "# platter-trace v1", v
+            keys = dict(kv.split("=") for kv in dev[2:].split())
+            assert list(keys) == ["profile", "capacity", "fua", "write-cache", "queue-depth"], dev
+            assert (keys["profile"], keys["fua"], keys["write-cache"], keys["queue-depth"]) == \
+                (prof, str(int(rec["fua"])), str(int(rec["write_cache"])), str(rec["queue_depth"])), dev
+            assert int(keys["capacity"]) % 512 == 0 and int(keys["capacity"]) >= rec["span"], dev
+            # replayed on the device it was not recorded on, it does not verify
+            other = ["--queue-depth", "3"] if "--fua" in args else ["--fua", "off"]
+            p = sim("--profile", prof, *other, "--workload", "replay", "--trace", tr, "--verify", ok=False)
+            assert p.returncode == 2 and "recorded on another device" in p.stderr and not p.stdout, p.stderr
             d = json.loads(sim("--profile", prof, *extra, "--workload", "replay", "--trace", tr,
                                "--verify", "--json").stdout)
             assert d["replay"]["checked"] > 100 and d["replay"]["mismatches"] == 0, d["replay"]
