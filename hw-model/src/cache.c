@@ -388,8 +388,17 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
     return best;
 }
 
-static Extent *pick_flash(Cache *c, uint64_t max_seq)
+Extent *hwm_cache_pick_nearest(Cache *c, ArmPos arm, hwm_ns t,
+                               uint64_t max_seq)
 {
+    return c->extents == 0 ? NULL : pick_rotating(c, arm, t, max_seq);
+}
+
+Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq)
+{
+    if (c->extents == 0) {
+        return NULL;
+    }
     for (GTreeNode *n = g_tree_node_first(c->idle_by_lba); n;
          n = g_tree_node_next(n)) {
         Extent *e = g_tree_node_value(n);
@@ -398,14 +407,6 @@ static Extent *pick_flash(Cache *c, uint64_t max_seq)
         }
     }
     return NULL;
-}
-
-Extent *hwm_cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
-{
-    if (c->extents == 0) {
-        return NULL;
-    }
-    return c->geo ? pick_rotating(c, arm, t, max_seq) : pick_flash(c, max_seq);
 }
 
 Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)

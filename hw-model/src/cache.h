@@ -71,12 +71,15 @@ uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
                                bool durable);
 
 /*
- * Choose what to write back next: the extent whose first sector the arm
- * reaches soonest from `arm` at time `t` (rotating media), or the lowest
- * LBA (flash).  Only extents with seq <= max_seq are eligible.  Returns
- * NULL when none is.
+ * Choose what to write back next among the extents with seq <= max_seq
+ * that are not being written back; NULL when none is eligible.
+ * nearest: the extent whose first sector the arm reaches soonest from
+ * `arm` at time `t` (rotating media: the position index).
+ * lowest: the lowest LBA (flash, where the position does not matter).
  */
-Extent *hwm_cache_pick(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq);
+Extent *hwm_cache_pick_nearest(Cache *c, ArmPos arm, hwm_ns t,
+                               uint64_t max_seq);
+Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq);
 
 /* Mark the first `n` sectors of `e` as being written back: splits `e` so
  * the busy part is an extent of its own, which is returned. */

@@ -1,7 +1,9 @@
 /*
  * The device: command queue, write cache, FUA, FLUSH and the media units
  * (one actuator for a disk, N dies for flash), run as a discrete-event
- * system on the host's clock.
+ * system on the host's clock.  What an access costs and takes is the
+ * medium's (media.h: media-hdd.c, media-flash.c); this file decides what
+ * runs when.
  *
  * Every state change happens while processing an internal event at its
  * time, in (time, insertion) order, so the same submissions at the same
@@ -10,8 +12,7 @@
  */
 #include <string.h>
 
-#include "cache.h"
-#include "geometry.h"
+#include "media.h"
 #include "profile.h"
 #include "readcache.h"
 
@@ -78,7 +79,6 @@ typedef struct {
  * finds the units that can start something without walking all of them.
  */
 #define UNITSET_MAX 4096u
-#define UNIT_NONE UINT32_MAX
 typedef struct {
     uint64_t top;               /* bit i: word i is not empty */
     uint64_t w[UNITSET_MAX / 64];
@@ -119,8 +119,7 @@ static uint32_t unitset_next(const UnitSet *s, uint32_t u)
 
 struct HwmDevice {
     HwmProfile prof;            /* copy; name/source owned */
-    bool rotating;
-    Geometry geo;
+    Media media;                /* the mechanics (media-hdd.c, -flash.c) */
     Cache cache;
     ReadCache rc;               /* read segments and read-ahead (rotating) */
 
@@ -131,7 +130,6 @@ struct HwmDevice {
     uint64_t high_water_sectors;
     uint32_t high_water_extents;
     uint64_t destage_max_sectors;
-    hwm_ns rev_ns;
 
     GArray *timers;             /* binary heap of Timer */
     uint64_t timer_order;
@@ -154,8 +152,8 @@ struct HwmDevice {
                                    in media_q (flash reads go to the die
                                    that holds the data) */
     uint32_t *reads_waiting;    /* per unit: such reads in media_q */
-    GPtrArray *running_writes;  /* Cmd* of host writes on a unit (flash
-                                   write-back must not overtake them) */
+    GPtrArray *running_writes;  /* Cmd* of host writes on a unit: write-back
+                                   on another unit must not overtake them */
 
     hwm_ns now;                 /* latest time the host gave */
     hwm_ns instant;             /* time of the step being processed */
@@ -164,8 +162,6 @@ struct HwmDevice {
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
     uint64_t ack_seq;
-    uint64_t positioned_writes; /* writes after a seek so far: the count
-                                   decides which of them miss */
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
     struct {                    /* the state when room last ran out */
@@ -174,15 +170,11 @@ struct HwmDevice {
         uint64_t reserved;
     } room_fail;
 
-    /* media-cache log: where the next FUA append goes */
-    uint32_t log_cyl, log_head;
-    hwm_ns log_track_opened;
-    bool log_open;
-
     HwmStats st;
 };
 
 static bool is_write_in_place(const HwmDevice *d, const Cmd *c);
+static bool is_log_write(const HwmDevice *d, const Cmd *c);
 static void kick(HwmDevice *d, hwm_ns t);
 static void yield_read_ahead(HwmDevice *d, hwm_ns t);
 
@@ -249,7 +241,13 @@ static void arm_unit(HwmDevice *d, uint32_t u, hwm_ns t)
 
 /* ---- media units and their queue --------------------------------------- */
 
-static uint32_t flash_unit_of(const HwmDevice *d, uint64_t lba);
+/* What the medium is asked to do for command `c`. */
+static MediaReq media_req(const HwmDevice *d, const Cmd *c)
+{
+    return (MediaReq){ .lba = c->lba, .sectors = c->sectors,
+                       .write = c->req.op == HWM_OP_WRITE,
+                       .log = is_log_write(d, c) };
+}
 
 /* Every change of a unit's op goes through here, to keep the sets. */
 static void unit_set_op(HwmDevice *d, uint32_t u, OpKind op)
@@ -266,11 +264,12 @@ static void unit_set_op(HwmDevice *d, uint32_t u, OpKind op)
     }
 }
 
-/* The unit a read must run on (flash), or UNIT_NONE: any unit. */
+/* The unit a command must run on (a flash read: the die that holds the
+ * data), or UNIT_NONE: any unit. */
 static uint32_t pinned_unit(const HwmDevice *d, const Cmd *c)
 {
-    return !d->rotating && c->req.op == HWM_OP_READ ?
-           flash_unit_of(d, c->lba) : UNIT_NONE;
+    MediaReq r = media_req(d, c);
+    return d->media.ops->unit_of(&d->media, &r);
 }
 
 static void media_q_push(HwmDevice *d, Cmd *c)
@@ -408,8 +407,8 @@ static bool is_write_in_place(const HwmDevice *d, const Cmd *c)
 static bool is_log_write(const HwmDevice *d, const Cmd *c)
 {
     return (c->req.flags & HWM_REQ_FUA) &&
-           d->prof.fua_method == HWM_FUA_MEDIA_CACHE && d->rotating &&
-           !is_write_in_place(d, c);
+           d->prof.fua_method == HWM_FUA_MEDIA_CACHE &&
+           d->media.ops->media_cache_log && !is_write_in_place(d, c);
 }
 
 static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t);
@@ -620,15 +619,14 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
 {
     /* the flush's commit needs the arm: after a read-ahead that holds it */
     if (d->nq_flush && d->nq_flush->state == CS_FLUSH &&
-        d->cache.extents == 0 && !(d->rotating &&
-                                   d->units[0].op == OP_READAHEAD)) {
+        d->cache.extents == 0 && d->units[0].op != OP_READAHEAD) {
         Cmd *c = d->nq_flush;
         hwm_ns committed = flush_commit(d, t);
         /* write-back ran alongside the controller's overhead */
         hwm_ns media = c->t.seek_ns + c->t.rotate_ns + c->t.transfer_ns;
         hwm_ns done = MAX(committed, c->start_ns + c->t.overhead_ns + media);
         c->t.destage_ns = done - c->start_ns - c->t.overhead_ns - media;
-        if (committed > t && d->rotating) {
+        if (committed > t && d->media.ops->one_actuator) {
             /* the commit writes drive metadata: the arm is busy with it */
             unit_set_op(d, 0, OP_COMMIT);
             arm_unit(d, 0, committed);
@@ -654,18 +652,6 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
 
 /* ---- media -------------------------------------------------------------- */
 
-static uint32_t flash_unit_of(const HwmDevice *d, uint64_t lba)
-{
-    uint64_t per = d->prof.program_bytes / HWM_SECTOR_BYTES;
-    return (uint32_t)((lba / per) % d->nunits);
-}
-
-static hwm_ns flash_pages(const HwmDevice *d, uint64_t sectors)
-{
-    uint64_t per = d->prof.program_bytes / HWM_SECTOR_BYTES;
-    return (hwm_ns)((sectors + per - 1) / per);
-}
-
 static bool overlaps_running_write(const HwmDevice *d, uint64_t lba,
                                    uint64_t n)
 {
@@ -684,8 +670,8 @@ static bool destage_wanted(HwmDevice *d, hwm_ns t)
     if (d->cache.extents == 0) {
         return false;
     }
-    if (!d->rotating) {
-        return true;                /* flash programs as soon as it can */
+    if (d->media.ops->eager_write_back) {
+        return true;
     }
     if (d->cache.dirty_sectors >= d->high_water_sectors ||
         d->cache.extents >= d->high_water_extents) {
@@ -717,61 +703,14 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
     return cut;
 }
 
-/*
- * Off-track write inhibit: right after a seek the head is still settling,
- * and while its position error exceeds the write-inhibit limit the drive
- * must not write (it would overwrite the neighbouring track); the sector
- * passes and the write is tried again when it next comes round, a
- * revolution later.  Residual vibration grows with the seek, so the chance
- * is the profile's share at an average seek, scaled by how far the seek's
- * time exceeds a track-to-track seek's; a head switch, a track-to-track seek
- * or a write on the track the head follows never misses.  Which writes miss
- * is a fixed function of their count, so runs repeat exactly.
- *
- * Returns ACC_MISS when this write misses (the access then starts a
- * revolution later: the seek and the first wait happen as usual), else 0.
- */
-static unsigned write_miss(HwmDevice *d, ArmPos arm, uint64_t lba)
-{
-    uint64_t share_ppm = d->prof.post_seek_write_miss_ppm;
-    if (!d->rotating || share_ppm == 0) {
-        return 0;
-    }
-    Phys ph;
-    hwm_geometry_map(&d->geo, lba, &ph);
-    if (ph.cyl == arm.cyl) {
-        return 0;   /* the head's own track, or a head switch */
-    }
-    uint64_t pos = (uint64_t)hwm_geometry_position_ns(&d->geo, arm, &ph, true);
-    uint64_t near = d->prof.seek_track_to_track_ns + d->prof.write_settle_ns;
-    uint64_t avg = d->prof.seek_avg_ns + d->prof.write_settle_ns;
-    if (pos <= near) {
-        return 0;
-    }
-    /* 10^6 x a seek in ns fits in 64 bits; a seek longer than average can
-     * take the share past 100%; a flat seek curve leaves the share as is */
-    uint64_t ppm = avg > near ? share_ppm * (pos - near) / (avg - near)
-                              : share_ppm;
-    ppm = MIN(ppm, 1000000);
-    /* the first draw of a splitmix64 seeded with the count: consecutive
-     * counts give unrelated draws */
-    uint64_t seed = ++d->positioned_writes;
-    uint64_t x = hwm_splitmix64(&seed);
-    if (x % 1000000 >= ppm) {
-        return 0;
-    }
-    d->st.write_misses++;
-    return ACC_MISS;
-}
-
 static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
 {
     Unit *un = &d->units[u];
-    Extent *e = hwm_cache_pick(&d->cache, un->arm, t, max_seq);
+    Extent *e = d->media.ops->pick(&d->media, &d->cache, un->arm, t, max_seq);
 
-    if (e && !d->rotating && overlaps_running_write(d, e->lba, e->sectors)) {
-        /* a FUA program of newer data for these sectors is running: its
-         * completion retries write-back */
+    if (e && overlaps_running_write(d, e->lba, e->sectors)) {
+        /* a FUA write of newer data for these sectors is running on another
+         * unit: its completion retries write-back */
         e = NULL;
     }
     if (!e) {
@@ -779,26 +718,23 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     }
     uint64_t n = MIN(e->sectors, d->destage_max_sectors);
     e = hwm_cache_start_destage(&d->cache, e, n);
-    hwm_ns end;
-    if (d->rotating) {
-        unsigned missed = write_miss(d, un->arm, e->lba);
-        MediaTime mt = { 0 };
-        end = hwm_geometry_access(&d->geo, &un->arm, t, e->lba, e->sectors,
-                                  ACC_WRITE | missed, &mt);
-        if (d->nq_flush && d->nq_flush->state == CS_FLUSH) {
-            /* the flush is waiting for exactly this: show where it went */
-            d->nq_flush->t.seek_ns += mt.seek_ns;
-            d->nq_flush->t.rotate_ns += mt.rotate_ns;
-            d->nq_flush->t.transfer_ns += mt.transfer_ns;
-            d->nq_flush->write_misses += missed != 0;
-        }
-        d->st.seek_ns += mt.seek_ns;
-        d->st.rotate_ns += mt.rotate_ns;
-        d->st.transfer_ns += mt.transfer_ns;
-    } else {
-        end = t + (hwm_ns)d->prof.program_ns * flash_pages(d, e->sectors);
-        d->st.transfer_ns += end - t;
+    MediaReq r = { .lba = e->lba, .sectors = e->sectors, .write = true };
+    MediaTime mt = { 0 };
+    bool missed;
+    hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
+                                      &missed);
+    if (d->media.ops->one_actuator && d->nq_flush &&
+        d->nq_flush->state == CS_FLUSH) {
+        /* the flush is waiting for exactly this: show where it went */
+        d->nq_flush->t.seek_ns += mt.seek_ns;
+        d->nq_flush->t.rotate_ns += mt.rotate_ns;
+        d->nq_flush->t.transfer_ns += mt.transfer_ns;
+        d->nq_flush->write_misses += missed;
     }
+    d->st.write_misses += missed;
+    d->st.seek_ns += mt.seek_ns;
+    d->st.rotate_ns += mt.rotate_ns;
+    d->st.transfer_ns += mt.transfer_ns;
     d->st.media_ops++;
     unit_set_op(d, u, OP_DESTAGE);
     un->ext = e;
@@ -806,34 +742,18 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     return true;
 }
 
-/* Positioning cost of a host command from the arm's position. */
-static hwm_ns host_cost(const HwmDevice *d, const Unit *un, const Cmd *c,
-                        hwm_ns t)
-{
-    if (!d->rotating) {
-        return 0;
-    }
-    if (is_log_write(d, c)) {
-        Phys ph = { .cyl = d->log_cyl, .head = d->log_head };
-        return hwm_geometry_position_ns(&d->geo, un->arm, &ph, true);
-    }
-    return hwm_geometry_access_cost(&d->geo, un->arm, t, c->lba,
-                                c->req.op == HWM_OP_WRITE);
-}
-
 static bool unit_can_take(const HwmDevice *d, uint32_t u, const Cmd *c)
 {
-    if (d->rotating || c->req.op == HWM_OP_WRITE) {
-        return true;
-    }
-    return flash_unit_of(d, c->lba) == u;
+    uint32_t pin = pinned_unit(d, c);
+    return pin == UNIT_NONE || pin == u;
 }
 
 static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
 {
     int best = -1;
     hwm_ns best_cost = INT64_MAX;
-    bool fifo = d->policy == HWM_POLICY_FIFO || !d->rotating;
+    const MediaOps *m = d->media.ops;
+    bool fifo = d->policy == HWM_POLICY_FIFO || !m->access_cost;
 
     for (guint i = 0; i < d->media_q->len; i++) {
         Cmd *c = g_ptr_array_index(d->media_q, i);
@@ -850,7 +770,8 @@ static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
         if (t - c->ready_ns >= (hwm_ns)d->prof.sptf_max_wait_ns) {
             return (int)i;      /* aged: oldest first */
         }
-        hwm_ns cost = host_cost(d, &d->units[u], c, t);
+        MediaReq r = media_req(d, c);
+        hwm_ns cost = m->access_cost(&d->media, d->units[u].arm, &r, t);
         if (cost < best_cost) {
             best_cost = cost;
             best = (int)i;
@@ -859,68 +780,23 @@ static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
     return best;
 }
 
-/* The media-cache log is written wherever its track passes under the head:
- * no rotational wait, but it may not wrap onto its own start, so after a
- * revolution on one track it moves to the next (a head switch). */
-static hwm_ns log_append(HwmDevice *d, Unit *un, hwm_ns t, Cmd *c,
-                         MediaTime *mt)
-{
-    Phys ph = { .cyl = d->log_cyl, .head = d->log_head };
-    hwm_ns pos = hwm_geometry_position_ns(&d->geo, un->arm, &ph, true);
-    uint32_t z = 0;
-    while (z + 1 < d->geo.nzones &&
-           d->geo.zones[z + 1].first_cyl <= d->log_cyl) {
-        z++;
-    }
-    uint32_t spt = d->geo.zones[z].spt;
-    /* one header sector per entry says where the data belongs */
-    hwm_ns xfer = hwm_geometry_xfer_ns(&d->geo, (uint32_t)c->sectors + 1, spt);
-
-    if (pos > 0 || !d->log_open) {
-        d->log_open = true;
-        d->log_track_opened = t + pos;
-    } else if (t + xfer - d->log_track_opened > d->rev_ns) {
-        d->log_head = (d->log_head + 1) % d->geo.heads;
-        ph.head = d->log_head;
-        pos = hwm_geometry_position_ns(&d->geo, un->arm, &ph, true);
-        d->log_track_opened = t + pos;
-    }
-    mt->seek_ns += pos;
-    mt->transfer_ns += xfer;
-    un->arm.cyl = d->log_cyl;
-    un->arm.head = d->log_head;
-    return t + pos + xfer;
-}
-
 static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
 {
     Unit *un = &d->units[u];
     Cmd *c = media_q_take(d, (guint)idx);
+    MediaReq r = media_req(d, c);
     MediaTime mt = { 0 };
-    hwm_ns end;
-    bool write = c->req.op == HWM_OP_WRITE;
+    bool missed;
+    hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
+                                      &missed);
 
-    if (d->rotating) {
-        if (is_log_write(d, c)) {
-            end = log_append(d, un, t, c, &mt);
-            unit_set_op(d, u, OP_LOG);
-        } else {
-            unsigned how = write ? ACC_WRITE | write_miss(d, un->arm, c->lba)
-                         : d->prof.zero_latency_read ? ACC_ZERO_LATENCY : 0;
-            c->write_misses += (how & ACC_MISS) != 0;
-            end = hwm_geometry_access(&d->geo, &un->arm, t, c->lba, c->sectors,
-                                      how, &mt);
-            unit_set_op(d, u, OP_HOST);
-        }
-    } else {
-        hwm_ns per = (hwm_ns)(write ? d->prof.program_ns : d->prof.read_ns);
-        end = t + per * flash_pages(d, c->sectors);
-        mt.transfer_ns = end - t;
-        unit_set_op(d, u, OP_HOST);
-        if (write) {
-            g_ptr_array_add(d->running_writes, c);
-        }
+    unit_set_op(d, u, r.log ? OP_LOG : OP_HOST);
+    if (r.write) {
+        /* write-back on another unit must not overtake it */
+        g_ptr_array_add(d->running_writes, c);
     }
+    c->write_misses += missed;
+    d->st.write_misses += missed;
     c->state = CS_RUNNING;
     c->t.seek_ns += mt.seek_ns;
     c->t.rotate_ns += mt.rotate_ns;
@@ -954,7 +830,7 @@ static bool media_wanted(const HwmDevice *d)
 static void yield_read_ahead(HwmDevice *d, hwm_ns t)
 {
     Unit *un = &d->units[0];
-    if (!d->rotating || un->op != OP_READAHEAD ||
+    if (un->op != OP_READAHEAD ||
         !d->prof.read_ahead_abandon || !media_wanted(d)) {
         return;
     }
@@ -1049,7 +925,7 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             hwm_ns x = iface_ns(d, c->req.length);
             /* keep what was read; read on past it while nothing else
              * wants the media */
-            if (d->rotating &&
+            if (d->rc.nseg > 0 &&
                 hwm_rc_read_done(&d->rc, t, un->arm, c->lba, c->sectors,
                                  !media_wanted(d), read_segments_now(d))) {
                 unit_set_op(d, u, OP_READAHEAD);
@@ -1129,8 +1005,10 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     d->prof = *p;
     d->prof.name = g_strdup(p->name);
     d->prof.source = g_strdup(p->source);
-    d->rotating = p->kind == HWM_KIND_HDD;
-    if (d->rotating && !hwm_geometry_init(&d->geo, p, errp)) {
+    d->media.ops = p->kind == HWM_KIND_HDD ? &hwm_media_hdd
+                                           : &hwm_media_flash;
+    d->media.prof = &d->prof;
+    if (!d->media.ops->init(&d->media, errp)) {
         g_free(d->prof.name);
         g_free(d->prof.source);
         g_free(d);
@@ -1144,9 +1022,7 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
                     "%s: write cache requested but the profile has no cache "
                     "(cache_mb = 0)", p->source);
-        if (d->rotating) {
-            hwm_geometry_free(&d->geo);
-        }
+        d->media.ops->fini(&d->media);
         g_free(d->prof.name);
         g_free(d->prof.source);
         g_free(d);
@@ -1159,18 +1035,14 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     d->high_water_extents = (uint32_t)((uint64_t)p->cache_segments *
                                        p->high_water_pct / 100);
     d->destage_max_sectors = MAX(1, p->destage_max_bytes / HWM_SECTOR_BYTES);
-    d->rev_ns = d->rotating ? hwm_geometry_rev_ns(&d->geo) : 0;
-    d->log_cyl = d->rotating ?
-        (uint32_t)((uint64_t)(d->geo.cylinders - 1) *
-                   p->media_cache_cylinder_pct / 100) : 0;
 
-    hwm_cache_init(&d->cache, d->rotating ? &d->geo : NULL);
-    hwm_rc_init(&d->rc, d->rotating ? &d->geo : NULL, p);
+    hwm_cache_init(&d->cache, d->media.geo);
+    hwm_rc_init(&d->rc, d->media.geo, p);
     d->timers = g_array_new(FALSE, FALSE, sizeof(Timer));
     d->out = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
     d->media_q = g_ptr_array_new();
     d->flushes = g_ptr_array_new();
-    d->nunits = d->rotating ? 1 : p->parallel_units;
+    d->nunits = d->media.units;
     g_assert(d->nunits <= UNITSET_MAX);     /* the profile's bound */
     d->units = g_new0(Unit, d->nunits);
     d->reads_waiting = g_new0(uint32_t, d->nunits);
@@ -1219,9 +1091,7 @@ void hwm_device_free(HwmDevice *d)
     drop_commands(d);
     hwm_cache_destroy(&d->cache);
     hwm_rc_destroy(&d->rc);
-    if (d->rotating) {
-        hwm_geometry_free(&d->geo);
-    }
+    d->media.ops->fini(&d->media);
     g_array_unref(d->timers);
     g_array_unref(d->out);
     g_ptr_array_unref(d->media_q);
@@ -1256,16 +1126,17 @@ uint32_t hwm_device_queue_depth(const HwmDevice *d)
 
 uint32_t hwm_device_rotation_rpm(const HwmDevice *d)
 {
-    return d->rotating ? d->prof.rpm : 0;
+    return d->media.geo ? d->media.geo->rpm : 0;
 }
 
 uint32_t hwm_device_angle_mdeg(const HwmDevice *d, hwm_ns t)
 {
-    if (!d->rotating) {
+    if (!d->media.geo) {
         return 0;
     }
     /* phase < PHASE_REV < 2^36: the product fits in 64 bits */
-    return (uint32_t)(hwm_geometry_phase(&d->geo, t) * 360000u / PHASE_REV);
+    return (uint32_t)(hwm_geometry_phase(d->media.geo, t) * 360000u /
+                      PHASE_REV);
 }
 
 static bool check_time(HwmDevice *d, hwm_ns now, GError **errp)
@@ -1426,9 +1297,7 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
      * draw count, a replay of that trace would time everything after the
      * cut differently (platter-sim --verify).
      */
-    d->positioned_writes = 0;
-    d->log_open = false;
-    d->log_head = 0;
+    d->media.ops->power_on(&d->media);
     d->last_busy = d->now;
     return lost;
 }

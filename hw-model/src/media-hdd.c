@@ -1,0 +1,188 @@
+/*
+ * A rotating drive's mechanics (media.h): one actuator over zoned platters
+ * (geometry.c), off-track write inhibit after a seek, and the media-cache
+ * log native FUA writes may be appended to.
+ */
+#include "media.h"
+
+typedef struct {
+    Geometry geo;
+    hwm_ns rev_ns;
+    uint64_t positioned_writes; /* writes after a seek so far: the count
+                                   decides which of them miss */
+    /* media-cache log: where the next FUA append goes */
+    uint32_t log_cyl, log_head;
+    hwm_ns log_track_opened;
+    bool log_open;
+} Hdd;
+
+static bool hdd_init(Media *m, GError **errp)
+{
+    Hdd *h = g_new0(Hdd, 1);
+
+    if (!hwm_geometry_init(&h->geo, m->prof, errp)) {
+        g_free(h);
+        return false;
+    }
+    h->rev_ns = hwm_geometry_rev_ns(&h->geo);
+    h->log_cyl = (uint32_t)((uint64_t)(h->geo.cylinders - 1) *
+                            m->prof->media_cache_cylinder_pct / 100);
+    m->units = 1;
+    m->geo = &h->geo;
+    m->state = h;
+    return true;
+}
+
+static void hdd_fini(Media *m)
+{
+    Hdd *h = m->state;
+
+    hwm_geometry_free(&h->geo);
+    g_free(h);
+    m->state = NULL;
+    m->geo = NULL;
+}
+
+/* The arm starts where a new device's does (the device resets it), and
+ * the write-miss draws and the media-cache log start over. */
+static void hdd_power_on(Media *m)
+{
+    Hdd *h = m->state;
+
+    h->positioned_writes = 0;
+    h->log_open = false;
+    h->log_head = 0;
+}
+
+static uint32_t hdd_unit_of(const Media *m, const MediaReq *r)
+{
+    (void)m;
+    (void)r;
+    return UNIT_NONE;           /* one actuator serves everything */
+}
+
+static hwm_ns hdd_access_cost(const Media *m, ArmPos arm, const MediaReq *r,
+                              hwm_ns t)
+{
+    const Hdd *h = m->state;
+
+    if (r->log) {
+        Phys ph = { .cyl = h->log_cyl, .head = h->log_head };
+        return hwm_geometry_position_ns(&h->geo, arm, &ph, true);
+    }
+    return hwm_geometry_access_cost(&h->geo, arm, t, r->lba, r->write);
+}
+
+/*
+ * Off-track write inhibit: right after a seek the head is still settling,
+ * and while its position error exceeds the write-inhibit limit the drive
+ * must not write (it would overwrite the neighbouring track); the sector
+ * passes and the write is tried again when it next comes round, a
+ * revolution later.  Residual vibration grows with the seek, so the chance
+ * is the profile's share at an average seek, scaled by how far the seek's
+ * time exceeds a track-to-track seek's; a head switch, a track-to-track seek
+ * or a write on the track the head follows never misses.  Which writes miss
+ * is a fixed function of their count, so runs repeat exactly.
+ */
+static bool write_miss(Hdd *h, const HwmProfile *p, ArmPos arm, uint64_t lba)
+{
+    uint64_t share_ppm = p->post_seek_write_miss_ppm;
+    if (share_ppm == 0) {
+        return false;
+    }
+    Phys ph;
+    hwm_geometry_map(&h->geo, lba, &ph);
+    if (ph.cyl == arm.cyl) {
+        return false;   /* the head's own track, or a head switch */
+    }
+    uint64_t pos = (uint64_t)hwm_geometry_position_ns(&h->geo, arm, &ph, true);
+    uint64_t near = p->seek_track_to_track_ns + p->write_settle_ns;
+    uint64_t avg = p->seek_avg_ns + p->write_settle_ns;
+    if (pos <= near) {
+        return false;
+    }
+    /* 10^6 x a seek in ns fits in 64 bits; a seek longer than average can
+     * take the share past 100%; a flat seek curve leaves the share as is */
+    uint64_t ppm = avg > near ? share_ppm * (pos - near) / (avg - near)
+                              : share_ppm;
+    ppm = MIN(ppm, 1000000);
+    /* the first draw of a splitmix64 seeded with the count: consecutive
+     * counts give unrelated draws */
+    uint64_t seed = ++h->positioned_writes;
+    uint64_t x = hwm_splitmix64(&seed);
+    return x % 1000000 < ppm;
+}
+
+/* The media-cache log is written wherever its track passes under the head:
+ * no rotational wait, but it may not wrap onto its own start, so after a
+ * revolution on one track it moves to the next (a head switch). */
+static hwm_ns log_append(Hdd *h, ArmPos *arm, hwm_ns t, uint64_t sectors,
+                         MediaTime *mt)
+{
+    Phys ph = { .cyl = h->log_cyl, .head = h->log_head };
+    hwm_ns pos = hwm_geometry_position_ns(&h->geo, *arm, &ph, true);
+    uint32_t z = 0;
+    while (z + 1 < h->geo.nzones &&
+           h->geo.zones[z + 1].first_cyl <= h->log_cyl) {
+        z++;
+    }
+    uint32_t spt = h->geo.zones[z].spt;
+    /* one header sector per entry says where the data belongs */
+    hwm_ns xfer = hwm_geometry_xfer_ns(&h->geo, (uint32_t)sectors + 1, spt);
+
+    if (pos > 0 || !h->log_open) {
+        h->log_open = true;
+        h->log_track_opened = t + pos;
+    } else if (t + xfer - h->log_track_opened > h->rev_ns) {
+        h->log_head = (h->log_head + 1) % h->geo.heads;
+        ph.head = h->log_head;
+        pos = hwm_geometry_position_ns(&h->geo, *arm, &ph, true);
+        h->log_track_opened = t + pos;
+    }
+    mt->seek_ns += pos;
+    mt->transfer_ns += xfer;
+    arm->cyl = h->log_cyl;
+    arm->head = h->log_head;
+    return t + pos + xfer;
+}
+
+static hwm_ns hdd_access(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
+                         MediaTime *mt, bool *missed)
+{
+    Hdd *h = m->state;
+    unsigned how;
+
+    *missed = false;
+    if (r->log) {
+        return log_append(h, arm, t, r->sectors, mt);
+    }
+    if (r->write) {
+        *missed = write_miss(h, m->prof, *arm, r->lba);
+        how = ACC_WRITE | (*missed ? ACC_MISS : 0);
+    } else {
+        how = m->prof->zero_latency_read ? ACC_ZERO_LATENCY : 0;
+    }
+    return hwm_geometry_access(&h->geo, arm, t, r->lba, r->sectors, how, mt);
+}
+
+/* Shortest positioning time first, over the whole cache. */
+static Extent *hdd_pick(const Media *m, Cache *c, ArmPos arm, hwm_ns t,
+                        uint64_t max_seq)
+{
+    (void)m;
+    return hwm_cache_pick_nearest(c, arm, t, max_seq);
+}
+
+const MediaOps hwm_media_hdd = {
+    .name = "hdd",
+    .init = hdd_init,
+    .fini = hdd_fini,
+    .power_on = hdd_power_on,
+    .unit_of = hdd_unit_of,
+    .access_cost = hdd_access_cost,
+    .access = hdd_access,
+    .pick = hdd_pick,
+    .eager_write_back = false,
+    .one_actuator = true,
+    .media_cache_log = true,
+};

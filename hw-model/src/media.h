@@ -1,0 +1,77 @@
+/*
+ * A medium's mechanics behind one small table, after DiskSim's mechanics
+ * interface (diskmodel's dm_mech_if: access and positioning times from a
+ * head position) and ublk-disksim's one file per drive model.  The device
+ * (device.c) keeps the command queue, the cache policy and the events; it
+ * asks the medium what an access would cost, how long one takes, and which
+ * dirty extent it would write back next.  One file per medium:
+ * media-hdd.c (an actuator over zoned platters), media-flash.c (dies).
+ */
+#ifndef HWM_MEDIA_H
+#define HWM_MEDIA_H
+
+#include "cache.h"
+#include "geometry.h"
+
+#define UNIT_NONE UINT32_MAX
+
+/* One media access as the medium sees it: a host command or a write-back. */
+typedef struct {
+    uint64_t lba;
+    uint64_t sectors;
+    bool write;
+    bool log;                /* a FUA write appended to the media-cache log
+                                (only where media_cache_log is set) */
+} MediaReq;
+
+typedef struct MediaOps MediaOps;
+
+typedef struct {
+    const MediaOps *ops;
+    const HwmProfile *prof;  /* the device's copy */
+    uint32_t units;          /* media units that work at once (actuators,
+                                dies) */
+    const Geometry *geo;     /* rotating media's layout, else NULL: the
+                                write cache and read segments index by it */
+    void *state;             /* the medium's own, from init */
+} Media;
+
+struct MediaOps {
+    const char *name;
+    /* Set up `m` from m->prof: units, geo, state.  False with *errp set. */
+    bool (*init)(Media *m, GError **errp);
+    void (*fini)(Media *m);
+    /* Power comes back after a cut: forget what dropped commands moved, so
+     * the time after a cut does not depend on them. */
+    void (*power_on)(Media *m);
+    /* The unit that must serve `r`, or UNIT_NONE: any. */
+    uint32_t (*unit_of)(const Media *m, const MediaReq *r);
+    /* Positioning time of `r` from `arm` at `t`: what shortest-positioning
+     * scheduling compares.  NULL: nothing to position, commands are served
+     * in the order they became ready. */
+    hwm_ns (*access_cost)(const Media *m, ArmPos arm, const MediaReq *r,
+                          hwm_ns t);
+    /* Carry `r` out from `t` on a unit at `*arm`: returns its end, moves
+     * `*arm`, adds the time by component to `*mt`; `*missed` says the
+     * servo made a write wait a revolution (off-track write inhibit). */
+    hwm_ns (*access)(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
+                     MediaTime *mt, bool *missed);
+    /* The dirty extent a unit at `arm` would write back next at `t` among
+     * those with seq <= max_seq and not busy, or NULL. */
+    Extent *(*pick)(const Media *m, Cache *c, ArmPos arm, hwm_ns t,
+                    uint64_t max_seq);
+
+    /* What the device's policy depends on. */
+    bool eager_write_back;   /* write back whenever a unit is free; else at
+                                the high-water mark, after idle time, or
+                                when something waits for it */
+    bool one_actuator;       /* all media work runs on unit 0: a non-queued
+                                flush's write-backs are its own media time,
+                                and its metadata commit holds the actuator */
+    bool media_cache_log;    /* FUA writes may go to a media-cache log */
+};
+
+extern const MediaOps hwm_media_hdd;
+extern const MediaOps hwm_media_flash;
+
+#endif
