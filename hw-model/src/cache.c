@@ -1,45 +1,36 @@
 /*
- * Dirty-extent bookkeeping for the write cache.  GTree (balanced) keeps
- * both indexes logarithmic, so per-request cost grows with log(extents),
- * not with the number of dirty extents.
+ * Dirty-extent bookkeeping for the write cache.  Balanced trees keep every
+ * index logarithmic, so per-request cost grows with log(extents), not with
+ * the number of dirty extents.
  */
+#include <stddef.h>
+
 #include "cache.h"
 
-static gint cmp_lba(gconstpointer a, gconstpointer b, gpointer unused)
+static int cmp_lba(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    (void)unused;
+    uint64_t x = ((const Extent *)a)->lba, y = ((const Extent *)b)->lba;
     return x < y ? -1 : x > y;
 }
 
-static gint cmp_cyl(gconstpointer a, gconstpointer b, gpointer unused)
+static int cmp_cyl(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    (void)unused;
+    uint32_t x = ((const CylIndex *)a)->cyl, y = ((const CylIndex *)b)->cyl;
     return x < y ? -1 : x > y;
 }
 
-static void free_cyl(gpointer p)
-{
-    CylIndex *ci = p;
-    g_tree_destroy(ci->by_slot);
-    g_free(ci);
-}
-
-static gint cmp_pos(gconstpointer a, gconstpointer b, gpointer unused)
+static int cmp_pos(const void *a, const void *b)
 {
     const Extent *x = a, *y = b;
-    (void)unused;
     if (x->slot != y->slot) {
         return x->slot < y->slot ? -1 : 1;
     }
     return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
 
-static gint cmp_seq(gconstpointer a, gconstpointer b, gpointer unused)
+static int cmp_seq(const void *a, const void *b)
 {
     const Extent *x = a, *y = b;
-    (void)unused;
     if (x->seq != y->seq) {
         return x->seq < y->seq ? -1 : 1;
     }
@@ -49,26 +40,20 @@ static gint cmp_seq(gconstpointer a, gconstpointer b, gpointer unused)
 void hwm_cache_init(Cache *c, const Geometry *geo)
 {
     *c = (Cache){ .geo = geo };
-    c->by_lba = g_tree_new_full(cmp_lba, NULL, NULL, g_free);
-    c->by_seq = g_tree_new_full(cmp_seq, NULL, NULL, NULL);
-    c->idle_by_lba = geo ? NULL : g_tree_new_full(cmp_lba, NULL, NULL, NULL);
-    c->by_cyl = geo ? g_tree_new_full(cmp_cyl, NULL, NULL, free_cyl) : NULL;
-    c->busy = g_tree_new_full(cmp_lba, NULL, NULL, NULL);
+    hwm_avl_init(&c->by_lba, cmp_lba, offsetof(Extent, in_lba));
+    hwm_avl_init(&c->by_seq, cmp_seq, offsetof(Extent, in_seq));
+    hwm_avl_init(&c->idle_by_lba, cmp_lba, offsetof(Extent, in_idle));
+    hwm_avl_init(&c->busy, cmp_lba, offsetof(Extent, in_busy));
+    hwm_avl_init(&c->by_cyl, cmp_cyl, offsetof(CylIndex, in_cyl));
 }
 
 void hwm_cache_destroy(Cache *c)
 {
-    if (c->by_cyl) {
-        g_tree_destroy(c->by_cyl);
-    }
-    g_tree_destroy(c->by_seq);
-    if (c->idle_by_lba) {
-        g_tree_destroy(c->idle_by_lba);
-    }
-    g_tree_destroy(c->by_lba);
-    g_tree_destroy(c->busy);
-    c->by_cyl = c->by_lba = c->by_seq = c->idle_by_lba = NULL;
-    c->busy = NULL;
+    /* every extent is in by_lba, every cylinder index in by_cyl: the other
+     * trees only link them */
+    hwm_avl_clear(&c->by_cyl, g_free);
+    hwm_avl_clear(&c->by_lba, g_free);
+    c->by_seq.root = c->idle_by_lba.root = c->busy.root = NULL;
 }
 
 void hwm_cache_clear(Cache *c)
@@ -86,25 +71,28 @@ static void index_pos(Cache *c, Extent *e)
         e->cyl = ph.cyl;
         e->head = ph.head;
         e->slot = ph.slot;
-        CylIndex *ci = g_tree_lookup(c->by_cyl, &e->cyl);
-        if (!ci) {
+        CylIndex key = { .cyl = e->cyl };
+        CylIndex *ci = hwm_avl_lower_bound(&c->by_cyl, &key);
+        if (!ci || ci->cyl != e->cyl) {
             ci = g_new0(CylIndex, 1);
             ci->cyl = e->cyl;
             ci->spt = ph.spt;
-            ci->by_slot = g_tree_new_full(cmp_pos, NULL, NULL, NULL);
-            g_tree_insert(c->by_cyl, &ci->cyl, ci);
+            hwm_avl_init(&ci->by_slot, cmp_pos, offsetof(Extent, in_pos));
+            hwm_avl_insert(&c->by_cyl, ci);
         }
-        g_tree_insert(ci->by_slot, e, e);
+        e->ci = ci;
+        hwm_avl_insert(&ci->by_slot, e);
     }
 }
 
 static void unindex_pos(Cache *c, Extent *e)
 {
     if (c->geo) {
-        CylIndex *ci = g_tree_lookup(c->by_cyl, &e->cyl);
-        g_tree_remove(ci->by_slot, e);
-        if (g_tree_nnodes(ci->by_slot) == 0) {
-            g_tree_remove(c->by_cyl, &e->cyl);
+        CylIndex *ci = e->ci;
+        hwm_avl_remove(&ci->by_slot, e);
+        if (hwm_avl_empty(&ci->by_slot)) {
+            hwm_avl_remove(&c->by_cyl, ci);
+            g_free(ci);
         }
     }
 }
@@ -131,10 +119,10 @@ static Extent *add_extent(Cache *c, uint64_t lba, uint64_t n, bool durable,
     e->sectors = n;
     e->durable = durable;
     e->seq = seq;
-    g_tree_insert(c->by_lba, &e->lba, e);
-    g_tree_insert(c->by_seq, e, e);
-    if (c->idle_by_lba) {
-        g_tree_insert(c->idle_by_lba, &e->lba, e);
+    hwm_avl_insert(&c->by_lba, e);
+    hwm_avl_insert(&c->by_seq, e);
+    if (!c->geo) {
+        hwm_avl_insert(&c->idle_by_lba, e);
     }
     index_pos(c, e);
     account(c, e, +1);
@@ -145,37 +133,28 @@ static void drop_extent(Cache *c, Extent *e)
 {
     account(c, e, -1);
     unindex_pos(c, e);
-    g_tree_remove(c->by_seq, e);
-    if (c->idle_by_lba && !e->busy) {
-        g_tree_remove(c->idle_by_lba, &e->lba);
+    hwm_avl_remove(&c->by_seq, e);
+    if (e->busy) {
+        hwm_avl_remove(&c->busy, e);
+    } else if (!c->geo) {
+        hwm_avl_remove(&c->idle_by_lba, e);
     }
-    g_tree_remove(c->by_lba, &e->lba);   /* frees e */
+    hwm_avl_remove(&c->by_lba, e);
+    g_free(e);
 }
 
 /* The extent containing or following `lba`, if it starts before `end`. */
 static Extent *first_overlap(const Cache *c, uint64_t lba, uint64_t end)
 {
-    GTreeNode *n = g_tree_upper_bound(c->by_lba, &lba);   /* start > lba */
-    GTreeNode *prev = n ? g_tree_node_previous(n) : NULL;
+    Extent key = { .lba = lba };
+    Extent *next = hwm_avl_upper_bound(&c->by_lba, &key);  /* start > lba */
+    Extent *prev = next ? hwm_avl_prev(&c->by_lba, next)
+                        : hwm_avl_last(&c->by_lba);
 
-    if (!n) {
-        /* every extent starts <= lba: the last one may contain lba */
-        GTreeNode *last = g_tree_node_last(c->by_lba);
-        prev = last;
+    if (prev && prev->lba + prev->sectors > lba) {
+        return prev;
     }
-    if (prev) {
-        Extent *e = g_tree_node_value(prev);
-        if (e->lba + e->sectors > lba) {
-            return e;
-        }
-    }
-    if (n) {
-        Extent *e = g_tree_node_value(n);
-        if (e->lba < end) {
-            return e;
-        }
-    }
-    return NULL;
+    return next && next->lba < end ? next : NULL;
 }
 
 void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n)
@@ -201,14 +180,14 @@ void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n)
 }
 
 /* The extents starting before `lba` (the nearest) and at or after it (the
- * nearest), with one tree search. */
-static void around(const Cache *c, uint64_t lba, Extent **before,
-                   Extent **after)
+ * nearest). */
+static void around(const Cache *c, uint64_t lba, Extent **prev,
+                   Extent **next)
 {
-    GTreeNode *n = g_tree_lower_bound(c->by_lba, &lba);
-    GTreeNode *p = n ? g_tree_node_previous(n) : g_tree_node_last(c->by_lba);
-    *before = p ? g_tree_node_value(p) : NULL;
-    *after = n ? g_tree_node_value(n) : NULL;
+    Extent key = { .lba = lba };
+    *next = hwm_avl_lower_bound(&c->by_lba, &key);
+    *prev = *next ? hwm_avl_prev(&c->by_lba, *next)
+                  : hwm_avl_last(&c->by_lba);
 }
 
 static bool can_merge(const Extent *e, bool durable)
@@ -220,16 +199,16 @@ uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
                                bool durable)
 {
     uint64_t end = lba + n;
-    Extent *before, *after;
+    Extent *prev, *next;
 
-    around(c, lba, &before, &after);
-    if ((before && before->lba + before->sectors > lba) ||
-        (after && after->lba < end)) {
+    around(c, lba, &prev, &next);
+    if ((prev && prev->lba + prev->sectors > lba) ||
+        (next && next->lba < end)) {
         return 0;       /* replaces at least part of one: at most a split */
     }
-    bool left = before && before->lba + before->sectors == lba &&
-                can_merge(before, durable);
-    bool right = after && after->lba == end && can_merge(after, durable);
+    bool left = prev && prev->lba + prev->sectors == lba &&
+                can_merge(prev, durable);
+    bool right = next && next->lba == end && can_merge(next, durable);
     return left || right ? 0 : 1;
 }
 
@@ -237,14 +216,14 @@ void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
                       uint64_t seq)
 {
     uint64_t end = lba + n;
-    Extent *before, *after;
+    Extent *prev, *next;
 
     hwm_cache_remove(c, lba, n);
-    around(c, lba, &before, &after);
-    Extent *left = before && before->lba + before->sectors == lba &&
-                   can_merge(before, durable) ? before : NULL;
-    Extent *right = after && after->lba == end && can_merge(after, durable) ?
-                    after : NULL;
+    around(c, lba, &prev, &next);
+    Extent *left = prev && prev->lba + prev->sectors == lba &&
+                   can_merge(prev, durable) ? prev : NULL;
+    Extent *right = next && next->lba == end && can_merge(next, durable) ?
+                    next : NULL;
     if (left) {
         /* extend in place: the start, hence the position key, is kept */
         uint64_t more = n, oldest = seq;
@@ -256,10 +235,8 @@ void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
         account(c, left, -1);
         left->sectors += more;
         if (oldest < left->seq) {
-            /* its key in by_seq changes: out and back in */
-            g_tree_remove(c->by_seq, left);
             left->seq = oldest;
-            g_tree_insert(c->by_seq, left, left);
+            hwm_avl_reposition(&c->by_seq, left);
         }
         account(c, left, +1);
     } else if (right) {
@@ -288,11 +265,8 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
 {
     /* busy extents are disjoint: if any overlaps, the last one starting
      * before the end of the range does */
-    uint64_t end = lba + n;
-    GTreeNode *at = g_tree_lower_bound(c->busy, &end);
-    GTreeNode *before = at ? g_tree_node_previous(at)
-                           : g_tree_node_last(c->busy);
-    const Extent *e = before ? g_tree_node_value(before) : NULL;
+    Extent key = { .lba = lba + n };
+    const Extent *e = hwm_avl_before(&c->busy, &key);
     return e && e->lba + e->sectors > lba;
 }
 
@@ -301,20 +275,17 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
 static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
                                  uint64_t max_seq)
 {
+    const AvlTree *t = &ci->by_slot;
     Extent key = { .slot = slot, .lba = 0 };
-    GTreeNode *n = g_tree_lower_bound(ci->by_slot, &key);
 
-    for (; n; n = g_tree_node_next(n)) {
-        Extent *e = g_tree_node_value(n);
+    for (Extent *e = hwm_avl_lower_bound(t, &key); e;
+         e = hwm_avl_next(t, e)) {
         if (!e->busy && e->seq <= max_seq) {
             return e;
         }
     }
-    for (n = g_tree_node_first(ci->by_slot); n; n = g_tree_node_next(n)) {
-        Extent *e = g_tree_node_value(n);
-        if (e->slot >= slot) {
-            break;
-        }
+    for (Extent *e = hwm_avl_first(t); e && e->slot < slot;
+         e = hwm_avl_next(t, e)) {
         if (!e->busy && e->seq <= max_seq) {
             return e;
         }
@@ -325,25 +296,26 @@ static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
 static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
 {
     const Geometry *g = c->geo;
+    const AvlTree *cyls = &c->by_cyl;
     Extent *best = NULL;
     hwm_ns best_cost = INT64_MAX;
-    GTreeNode *here = g_tree_lower_bound(c->by_cyl, &arm.cyl);
+    CylIndex key = { .cyl = arm.cyl };
+    CylIndex *here = hwm_avl_lower_bound(cyls, &key);
+    CylIndex *own = here && here->cyl == arm.cyl ? here : NULL;
 
     /* the arm's own cylinder: heads differ in cost, check each extent;
      * there are only two arrival angles, on this head or after a switch */
-    if (here && ((CylIndex *)g_tree_node_value(here))->cyl == arm.cyl) {
-        CylIndex *ci = g_tree_node_value(here);
+    if (own) {
         hwm_ns switch_ns = (hwm_ns)(g->head_switch_ns + g->write_settle_ns);
-        for (GTreeNode *n = g_tree_node_first(ci->by_slot); n;
-             n = g_tree_node_next(n)) {
-            Extent *e = g_tree_node_value(n);
+        for (Extent *e = hwm_avl_first(&own->by_slot); e;
+             e = hwm_avl_next(&own->by_slot, e)) {
             if (e->busy || e->seq > max_seq) {
                 continue;
             }
             bool same = e->head == arm.head;
             hwm_ns pos = same ? 0 : switch_ns;
             hwm_ns cost = pos + hwm_geometry_wait_ns(g, t + pos, e->slot,
-                                                     ci->spt, 0);
+                                                     own->spt, 0);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = e;
@@ -354,17 +326,14 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
      * the best found; on another cylinder only the first extent at or after
      * the arrival angle can win */
     for (int dir = -1; dir <= 1; dir += 2) {
-        GTreeNode *n;
+        CylIndex *ci;
         if (dir > 0) {
-            n = here;
-            if (n && ((CylIndex *)g_tree_node_value(n))->cyl == arm.cyl) {
-                n = g_tree_node_next(n);
-            }
+            ci = own ? hwm_avl_next(cyls, own) : here;
         } else {
-            n = here ? g_tree_node_previous(here) : g_tree_node_last(c->by_cyl);
+            ci = here ? hwm_avl_prev(cyls, here) : hwm_avl_last(cyls);
         }
-        for (; n; n = dir > 0 ? g_tree_node_next(n) : g_tree_node_previous(n)) {
-            const CylIndex *ci = g_tree_node_value(n);
+        for (; ci; ci = dir > 0 ? hwm_avl_next(cyls, ci)
+                                : hwm_avl_prev(cyls, ci)) {
             uint32_t d = ci->cyl > arm.cyl ? ci->cyl - arm.cyl
                                            : arm.cyl - ci->cyl;
             hwm_ns seek = hwm_geometry_seek_ns(g, d) +
@@ -396,12 +365,8 @@ Extent *hwm_cache_pick_nearest(Cache *c, ArmPos arm, hwm_ns t,
 
 Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq)
 {
-    if (c->extents == 0) {
-        return NULL;
-    }
-    for (GTreeNode *n = g_tree_node_first(c->idle_by_lba); n;
-         n = g_tree_node_next(n)) {
-        Extent *e = g_tree_node_value(n);
+    for (Extent *e = hwm_avl_first(&c->idle_by_lba); e;
+         e = hwm_avl_next(&c->idle_by_lba, e)) {
         if (e->seq <= max_seq) {
             return e;
         }
@@ -418,11 +383,11 @@ Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
         e = add_extent(c, lba, n, durable, seq);
         add_extent(c, lba + n, total - n, durable, seq);
     }
-    e->busy = true;
-    if (c->idle_by_lba) {
-        g_tree_remove(c->idle_by_lba, &e->lba);
+    if (!c->geo) {
+        hwm_avl_remove(&c->idle_by_lba, e);
     }
-    g_tree_insert(c->busy, &e->lba, e);
+    e->busy = true;
+    hwm_avl_insert(&c->busy, e);
     c->generation++;
     return e;
 }
@@ -430,41 +395,34 @@ Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
 void hwm_cache_finish_destage(Cache *c, Extent *e)
 {
     g_assert(e->busy);
-    g_tree_remove(c->busy, &e->lba);
     drop_extent(c, e);
 }
 
 uint64_t hwm_cache_oldest_seq(const Cache *c)
 {
-    GTreeNode *n = g_tree_node_first(c->by_seq);
-    return n ? ((const Extent *)g_tree_node_value(n))->seq : UINT64_MAX;
-}
-
-static gboolean collect_volatile(gpointer k, gpointer v, gpointer data)
-{
-    const Extent *e = v;
-    GArray *out = data;
-    (void)k;
-    if (e->durable) {
-        return FALSE;
-    }
-    uint64_t off = e->lba * HWM_SECTOR_BYTES;
-    uint64_t len = e->sectors * HWM_SECTOR_BYTES;
-    if (out->len > 0) {
-        HwmExtent *last = &g_array_index(out, HwmExtent, out->len - 1);
-        if (last->offset + last->length == off) {
-            last->length += len;
-            return FALSE;
-        }
-    }
-    HwmExtent x = { .offset = off, .length = len };
-    g_array_append_val(out, x);
-    return FALSE;
+    const Extent *e = hwm_avl_first(&c->by_seq);
+    return e ? e->seq : UINT64_MAX;
 }
 
 GArray *hwm_cache_volatile_ranges(const Cache *c)
 {
     GArray *out = g_array_new(FALSE, FALSE, sizeof(HwmExtent));
-    g_tree_foreach(c->by_lba, collect_volatile, out);
+    for (const Extent *e = hwm_avl_first(&c->by_lba); e;
+         e = hwm_avl_next(&c->by_lba, e)) {
+        if (e->durable) {
+            continue;
+        }
+        uint64_t off = e->lba * HWM_SECTOR_BYTES;
+        uint64_t len = e->sectors * HWM_SECTOR_BYTES;
+        if (out->len > 0) {
+            HwmExtent *last = &g_array_index(out, HwmExtent, out->len - 1);
+            if (last->offset + last->length == off) {
+                last->length += len;
+                continue;
+            }
+        }
+        HwmExtent x = { .offset = off, .length = len };
+        g_array_append_val(out, x);
+    }
     return out;
 }

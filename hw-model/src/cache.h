@@ -3,12 +3,16 @@
  * acknowledged but are not yet at their home location.  Indexed by LBA (for
  * overlap, merge and read hits) and, on rotating media, by (cylinder, start
  * angle) so shortest-positioning-time write-back costs O(cylinders visited
- * * log n) instead of a scan of every extent.
+ * * log n) instead of a scan of every extent.  The indexes are intrusive
+ * AVL trees (avl.h): an extent is a node of each.
  */
 #ifndef HWM_CACHE_H
 #define HWM_CACHE_H
 
+#include "avl.h"
 #include "geometry.h"
+
+typedef struct CylIndex CylIndex;
 
 typedef struct {
     uint64_t lba;            /* first sector */
@@ -21,33 +25,37 @@ typedef struct {
     uint32_t cyl;
     uint32_t head;
     uint32_t slot;           /* start angle, in sectors (geometry.h) */
+    CylIndex *ci;            /* its cylinder's index */
+    /* its nodes in Cache's indexes */
+    AvlNode in_lba, in_seq, in_pos, in_idle, in_busy;
 } Extent;
 
 /* The dirty extents starting on one cylinder, by start angle.  A cylinder
  * lies in one zone, so its tracks share one sectors-per-track. */
-typedef struct {
+struct CylIndex {
     uint32_t cyl;
     uint32_t spt;
-    GTree *by_slot;          /* Extent -> Extent, ordered (slot, lba) */
-} CylIndex;
+    AvlTree by_slot;         /* Extent, ordered (slot, lba) */
+    AvlNode in_cyl;          /* in Cache.by_cyl */
+};
 
 typedef struct {
-    GTree *by_lba;           /* &Extent.lba -> Extent */
-    GTree *by_cyl;           /* &CylIndex.cyl -> CylIndex, rotating media */
-    GTree *by_seq;           /* Extent -> Extent, ordered (seq, lba): the
-                                oldest acknowledgement in O(log n) */
-    GTree *idle_by_lba;      /* flash: the extents not being written back,
-                                &Extent.lba -> Extent: the lowest is found
-                                without passing every busy one (one per
-                                die, thousands of dies) */
+    AvlTree by_lba;          /* Extent, by lba; they are freed from here */
+    AvlTree by_cyl;          /* CylIndex, by cyl (rotating media) */
+    AvlTree by_seq;          /* Extent, ordered (seq, lba): the oldest
+                                acknowledgement in O(log n) */
+    AvlTree idle_by_lba;     /* flash: the extents not being written back,
+                                by lba: the lowest is found without passing
+                                every busy one (one per die, thousands of
+                                dies) */
     const Geometry *geo;     /* NULL: no position index (flash) */
     uint64_t dirty_sectors;
     uint64_t volatile_sectors;
     uint32_t extents;
     uint64_t generation;     /* bumped by every change */
-    GTree *busy;             /* extents being written back, &Extent.lba ->
-                                Extent: one per media unit at most, but a
-                                flash device has thousands of units */
+    AvlTree busy;            /* extents being written back, by lba: one per
+                                media unit at most, but a flash device has
+                                thousands of units */
 } Cache;
 
 void hwm_cache_init(Cache *c, const Geometry *geo);

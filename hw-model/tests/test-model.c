@@ -284,8 +284,11 @@ static void test_post_seek_write_miss(void)
 
     /* a head switch never misses, even one slower than a track-to-track
      * seek; a seek past the average always does at a share of 100% */
-    g_autoptr(GString) slow_switch = g_string_new(seek_profile);
-    g_string_replace(slow_switch, "head_switch_ms = 0.75", "head_switch_ms = 3", 1);
+    g_auto(GStrv) halves = g_strsplit(seek_profile, "head_switch_ms = 0.75", 2);
+    g_assert_cmpuint(g_strv_length(halves), ==, 2);
+    g_autoptr(GString) slow_switch = g_string_new(NULL);
+    g_string_append_printf(slow_switch, "%shead_switch_ms = 3%s", halves[0],
+                           halves[1]);
     g_string_append(slow_switch, "post_seek_write_miss_pct = 100\n");
     g_autoptr(HwmProfile) ps = parse(slow_switch->str);
     g_autoptr(HwmDevice) ds = device(ps, HWM_OFF, HWM_POLICY_PROFILE);
