@@ -22,6 +22,12 @@ interface_mb_s = 600              # SATA 6Gb/s after 8b/10b coding
 queue_depth = 32                  # NCQ
 queue_policy = sptf
 sptf_max_wait_ms = 500
+# reordering (docs/profiles.md): enterprise NCQ firmware, modelled as comparing
+# its whole queue and its whole cache; the seed's random cells are reproduced
+# with exactly that (docs/calibration.md)
+queue_window = 32                 # modelling choice: the whole NCQ queue
+writeback_window = 512            # modelling choice: every dirty extent (= cache_segments)
+writeback_order = positioning     # modelling choice: rotational position ordering
 # read path: no data sheet gives these; the values are assumptions, not fitted
 read_segments = 32                # assumed: ATA drives of this class report 16-32 buffer segments
 read_segment_kb = 2048            # assumed: 32 x 2 MiB, a quarter of the buffer or less

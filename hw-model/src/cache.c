@@ -270,6 +270,12 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
     return e && e->lba + e->sectors > lba;
 }
 
+/* May be written back now, for a flush that waits for max_seq. */
+static bool eligible(const Extent *e, uint64_t max_seq)
+{
+    return !e->busy && e->seq <= max_seq;
+}
+
 /* First eligible extent at or after angle `slot` on a cylinder, wrapping
  * round to its lowest angle; NULL if none is eligible. */
 static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
@@ -280,13 +286,13 @@ static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
 
     for (Extent *e = hwm_avl_lower_bound(t, &key); e;
          e = hwm_avl_next(t, e)) {
-        if (!e->busy && e->seq <= max_seq) {
+        if (eligible(e, max_seq)) {
             return e;
         }
     }
     for (Extent *e = hwm_avl_first(t); e && e->slot < slot;
          e = hwm_avl_next(t, e)) {
-        if (!e->busy && e->seq <= max_seq) {
+        if (eligible(e, max_seq)) {
             return e;
         }
     }
@@ -309,7 +315,7 @@ static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
         hwm_ns switch_ns = (hwm_ns)(g->head_switch_ns + g->write_settle_ns);
         for (Extent *e = hwm_avl_first(&own->by_slot); e;
              e = hwm_avl_next(&own->by_slot, e)) {
-            if (e->busy || e->seq > max_seq) {
+            if (!eligible(e, max_seq)) {
                 continue;
             }
             bool same = e->head == arm.head;
@@ -372,6 +378,45 @@ Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq)
         }
     }
     return NULL;
+}
+
+Extent *hwm_cache_pick_from(Cache *c, uint64_t lba, uint64_t max_seq)
+{
+    Extent key = { .lba = lba };
+    for (Extent *e = hwm_avl_lower_bound(&c->by_lba, &key); e;
+         e = hwm_avl_next(&c->by_lba, e)) {
+        if (eligible(e, max_seq)) {
+            return e;
+        }
+    }
+    for (Extent *e = hwm_avl_first(&c->by_lba); e && e->lba < lba;
+         e = hwm_avl_next(&c->by_lba, e)) {
+        if (eligible(e, max_seq)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* by_seq from `e` on: the extents past max_seq all come after it */
+static Extent *idle_from(Cache *c, Extent *e, uint64_t max_seq)
+{
+    for (; e && e->seq <= max_seq; e = hwm_avl_next(&c->by_seq, e)) {
+        if (!e->busy) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+Extent *hwm_cache_oldest_idle(Cache *c, uint64_t max_seq)
+{
+    return idle_from(c, hwm_avl_first(&c->by_seq), max_seq);
+}
+
+Extent *hwm_cache_next_idle(Cache *c, const Extent *e, uint64_t max_seq)
+{
+    return idle_from(c, hwm_avl_next(&c->by_seq, e), max_seq);
 }
 
 Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)

@@ -88,6 +88,11 @@ uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
 Extent *hwm_cache_pick_nearest(Cache *c, ArmPos arm, hwm_ns t,
                                uint64_t max_seq);
 Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq);
+/* from: the first at or after `lba`, else the lowest (an elevator). */
+Extent *hwm_cache_pick_from(Cache *c, uint64_t lba, uint64_t max_seq);
+/* The eligible extents oldest first: the first, and the one after `e`. */
+Extent *hwm_cache_oldest_idle(Cache *c, uint64_t max_seq);
+Extent *hwm_cache_next_idle(Cache *c, const Extent *e, uint64_t max_seq);
 
 /* Mark the first `n` sectors of `e` as being written back: splits `e` so
  * the busy part is an extent of its own, which is returned. */

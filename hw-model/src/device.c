@@ -126,6 +126,11 @@ struct HwmDevice {
     bool wce, fua;
     uint32_t queue_depth;
     HwmPolicy policy;
+    uint32_t queue_window;      /* commands sptf compares (UINT32_MAX: all) */
+    uint32_t writeback_window;  /* extents write-back compares (UINT32_MAX:
+                                   all) */
+    uint64_t writeback_next;    /* the sector after the last write-back:
+                                   where an elevator goes on from */
     uint64_t cache_sectors;     /* capacity */
     uint64_t high_water_sectors;
     uint32_t high_water_extents;
@@ -703,10 +708,67 @@ static uint64_t flush_seq_limit(const HwmDevice *d)
     return cut;
 }
 
+/* Write-back within a window of the oldest dirty extents: the first the
+ * order puts first (ties: the lower LBA). */
+static Extent *pick_in_window(HwmDevice *d, const Unit *un, hwm_ns t,
+                              uint64_t max_seq)
+{
+    const MediaOps *m = d->media.ops;
+    Extent *best = NULL;
+    uint64_t best_key = UINT64_MAX;
+    uint32_t n = 0;
+
+    for (Extent *e = hwm_cache_oldest_idle(&d->cache, max_seq);
+         e && n < d->writeback_window;
+         e = hwm_cache_next_idle(&d->cache, e, max_seq), n++) {
+        uint64_t key;
+        if (d->prof.writeback_order == HWM_WB_ELEVATOR) {
+            /* unsigned distance: those behind the elevator wrap round */
+            key = e->lba - d->writeback_next;
+        } else if (m->access_cost) {
+            MediaReq r = { .lba = e->lba, .sectors = e->sectors,
+                           .write = true };
+            key = (uint64_t)m->access_cost(&d->media, un->arm, &r, t);
+        } else {
+            key = 0;
+        }
+        if (!best || key < best_key ||
+            (key == best_key && e->lba < best->lba)) {
+            best = e;
+            best_key = key;
+        }
+    }
+    return best;
+}
+
+/* The dirty extent write-back takes next on a unit, among those
+ * acknowledged up to max_seq: as the profile's writeback_order says, in a
+ * window of the oldest writeback_window (or all of them, by index). */
+static Extent *pick_destage(HwmDevice *d, const Unit *un, hwm_ns t,
+                            uint64_t max_seq)
+{
+    bool whole = d->writeback_window == UINT32_MAX ||
+                 d->cache.extents <= d->writeback_window;
+
+    switch (d->prof.writeback_order) {
+    case HWM_WB_OLDEST:
+        return hwm_cache_oldest_idle(&d->cache, max_seq);
+    case HWM_WB_ELEVATOR:
+        return whole ? hwm_cache_pick_from(&d->cache, d->writeback_next,
+                                           max_seq)
+                     : pick_in_window(d, un, t, max_seq);
+    case HWM_WB_POSITIONING:
+        break;
+    }
+    return whole ? d->media.ops->pick(&d->media, &d->cache, un->arm, t,
+                                      max_seq)
+                 : pick_in_window(d, un, t, max_seq);
+}
+
 static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
 {
     Unit *un = &d->units[u];
-    Extent *e = d->media.ops->pick(&d->media, &d->cache, un->arm, t, max_seq);
+    Extent *e = pick_destage(d, un, t, max_seq);
 
     if (e && overlaps_running_write(d, e->lba, e->sectors)) {
         /* a FUA write of newer data for these sectors is running on another
@@ -718,6 +780,7 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     }
     uint64_t n = MIN(e->sectors, d->destage_max_sectors);
     e = hwm_cache_start_destage(&d->cache, e, n);
+    d->writeback_next = e->lba + e->sectors;
     MediaReq r = { .lba = e->lba, .sectors = e->sectors, .write = true };
     MediaTime mt = { 0 };
     bool missed;
@@ -748,14 +811,18 @@ static bool unit_can_take(const HwmDevice *d, uint32_t u, const Cmd *c)
     return pin == UNIT_NONE || pin == u;
 }
 
+/* The command unit `u` runs next: the first in readiness order under fifo;
+ * under sptf, of the oldest queue_window it could start, an aged one (the
+ * oldest) or the one positioned soonest. */
 static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
 {
     int best = -1;
     hwm_ns best_cost = INT64_MAX;
     const MediaOps *m = d->media.ops;
     bool fifo = d->policy == HWM_POLICY_FIFO || !m->access_cost;
+    uint32_t seen = 0;
 
-    for (guint i = 0; i < d->media_q->len; i++) {
+    for (guint i = 0; i < d->media_q->len && seen < d->queue_window; i++) {
         Cmd *c = g_ptr_array_index(d->media_q, i);
         if (!unit_can_take(d, u, c)) {
             continue;
@@ -764,6 +831,7 @@ static int pick_host(HwmDevice *d, uint32_t u, hwm_ns t)
             hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
             continue;
         }
+        seen++;
         if (fifo) {
             return (int)i;      /* media_q is in readiness order */
         }
@@ -1030,6 +1098,12 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     }
     d->queue_depth = cfg->queue_depth ? cfg->queue_depth : p->queue_depth;
     d->policy = cfg->policy ? cfg->policy : p->policy;
+    /* a window as large as the queue (or the cache) is all of it, whatever
+     * queue depth the host sets */
+    d->queue_window = p->queue_window >= p->queue_depth ? UINT32_MAX
+                                                         : p->queue_window;
+    d->writeback_window = p->writeback_window >= p->cache_segments ?
+                          UINT32_MAX : p->writeback_window;
     d->cache_sectors = p->cache_bytes / HWM_SECTOR_BYTES;
     d->high_water_sectors = d->cache_sectors * p->high_water_pct / 100;
     d->high_water_extents = (uint32_t)((uint64_t)p->cache_segments *
@@ -1298,6 +1372,7 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
      * cut differently (platter-sim --verify).
      */
     d->media.ops->power_on(&d->media);
+    d->writeback_next = 0;
     d->last_busy = d->now;
     return lost;
 }

@@ -55,6 +55,9 @@ static const char *const read_ahead_names[] = { "off", "track", "segment",
 static const char *const form_names[] = { "3.5-inch", "2.5-inch", NULL };
 static const char *const interface_names[] = { "sata", "sas", "nvme", NULL };
 static const char *const policy_names[] = { "(profile)", "fifo", "sptf", NULL };
+static const char *const writeback_order_names[] = { "positioning",
+                                                     "elevator", "oldest",
+                                                     NULL };
 
 #define NO_RULE NULL
 #define F(field) offsetof(HwmProfile, field), sizeof(((HwmProfile *)0)->field)
@@ -263,6 +266,32 @@ static bool rule_flush(const HwmProfile *p, uint64_t *out)
     return true;
 }
 
+/* window-from-queue: the scheduler compares every queued command.  That is
+ * how the scheduling literature and DiskSim model a drive's shortest
+ * positioning time first (Worthington, Ganger & Patt, "Scheduling
+ * algorithms for modern disk drives", SIGMETRICS 1994; Jacobson & Wilkes,
+ * "Disk scheduling algorithms based on rotational position", HP Labs
+ * HPL-CSP-91-7), and what enterprise SAS and SATA firmware's rotational
+ * position ordering is modelled to do over its tagged queue.  A window of
+ * queue_depth or more compares the whole queue whatever depth the host
+ * sets.  A drive that compares fewer (desktop firmware: docs/profiles.md)
+ * gives queue_window itself, from a measurement of that drive; no data
+ * sheet says. */
+static bool rule_queue_window(const HwmProfile *p, uint64_t *out)
+{
+    *out = p->queue_depth;
+    return true;
+}
+
+/* wb-window-from-segments: write-back compares every dirty extent the
+ * cache can hold, the same choice for the cache as window-from-queue for
+ * the queue; a window of cache_segments or more is the whole cache. */
+static bool rule_writeback_window(const HwmProfile *p, uint64_t *out)
+{
+    *out = p->cache_segments;
+    return true;
+}
+
 static const Rule R_heads = { "heads-from-density",
     { "capacity_bytes", "rpm", "form_factor", "sustained_mb_s", NULL },
     rule_heads, "from capacity_bytes, form_factor and sustained_mb_s" };
@@ -292,6 +321,10 @@ static const Rule R_queue_depth = { "queue-from-interface",
     { "interface", NULL }, rule_queue_depth, "from interface" };
 static const Rule R_flush = { "flush-from-interface", { "interface", NULL },
     rule_flush, "from interface" };
+static const Rule R_queue_window = { "window-from-queue",
+    { "queue_depth", NULL }, rule_queue_window, "as queue_depth" };
+static const Rule R_writeback_window = { "wb-window-from-segments",
+    { "cache_segments", NULL }, rule_writeback_window, "as cache_segments" };
 
 static const KeyDef keys[] = {
     { "type", T_ENUM, 1, F(kind), FOR_ALL, true, NULL, 0, 1, kind_names,
@@ -401,6 +434,10 @@ static const KeyDef keys[] = {
     { "sptf_max_wait_ms", T_TIME, NS_PER_MS, F(sptf_max_wait_ns), FOR_ALL,
       false, "500", 1, 100000 * NS_PER_MS, NULL,
       "a command older than this is served before shorter ones (aging)", NO_RULE },
+    { "queue_window", T_COUNT, 1, F(queue_window), FOR_ALL, false, NULL, 1,
+      65536, NULL,
+      "commands waiting for the media that sptf compares: the oldest N "
+      "(1: fifo; queue_depth or more: the whole queue)", &R_queue_window },
 
     { "write_cache", T_BOOL, 1, F(write_cache), FOR_ALL, false, "yes", 0, 1,
       NULL, "volatile write cache enabled (WCE)", NO_RULE },
@@ -415,6 +452,15 @@ static const KeyDef keys[] = {
       "write back when no command arrived for this long", NO_RULE },
     { "destage_max_kb", T_SIZE, KIB, F(destage_max_bytes), FOR_ALL, false,
       "1024", 4 * KIB, 1024 * MIB, NULL, "largest single write-back", NO_RULE },
+    { "writeback_window", T_COUNT, 1, F(writeback_window), FOR_ALL, false,
+      NULL, 1, 1u << 24, NULL,
+      "dirty extents write-back chooses among: the oldest N (cache_segments "
+      "or more: all of them)", &R_writeback_window },
+    { "writeback_order", T_ENUM, 1, F(writeback_order), FOR_ALL, false,
+      "positioning", 0, 2, writeback_order_names,
+      "which of them goes first: positioning (reached soonest), elevator "
+      "(ascending LBA from the last write-back's end, wrapping) or oldest "
+      "(acknowledgement order)", NO_RULE },
 
     { "fua", T_BOOL, 1, F(fua), FOR_ALL, false, "yes", 0, 1, NULL,
       "native FUA advertised to the host", NO_RULE },

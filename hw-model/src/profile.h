@@ -34,6 +34,14 @@ typedef enum {
 /* At least the number of keys in profile.c's table (checked there). */
 #define HWM_PROFILE_MAX_KEYS 64
 
+/* Which of the dirty extents in the write-back window goes first. */
+typedef enum {
+    HWM_WB_POSITIONING,       /* the one the medium reaches soonest */
+    HWM_WB_ELEVATOR,          /* ascending LBA from the last write-back's
+                                 end, wrapping (C-LOOK) */
+    HWM_WB_OLDEST,            /* acknowledgement order */
+} HwmWritebackOrder;
+
 /* How far a rotating drive reads past a read it had to go to the media. */
 typedef enum {
     HWM_READ_AHEAD_OFF,
@@ -91,6 +99,9 @@ struct HwmProfile {
     uint32_t queue_depth;
     HwmPolicy policy;
     uint64_t sptf_max_wait_ns;            /* aging: older requests go first */
+    uint32_t queue_window;                /* commands the scheduler compares:
+                                             the oldest N (queue_depth or
+                                             more: all) */
 
     /* volatile write cache */
     bool write_cache;
@@ -99,6 +110,10 @@ struct HwmProfile {
     uint32_t high_water_pct;              /* start write-back above this */
     uint64_t idle_destage_delay_ns;       /* write back after this idle */
     uint64_t destage_max_bytes;           /* largest single write-back */
+    uint32_t writeback_window;            /* dirty extents write-back
+                                             compares: the oldest N
+                                             (cache_segments or more: all) */
+    HwmWritebackOrder writeback_order;
 
     /* durability */
     bool fua;
