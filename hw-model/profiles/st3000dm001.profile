@@ -11,15 +11,15 @@
 #         preview-extremely-fast-7200rpm-hard-drive/: for the family's
 #         ST2000DM001, Seagate's "average access time of 8.5ms", 64 MB
 #         cache, SATA 600.  Read as the average read seek: it is the
-#         figure hardcoreware.net lists as the read seek of the 7200.12
-#         and the XT ("<8.5 ms"), and 8.5 ms is below seek plus the
-#         4.17 ms average latency any 7200 rpm drive adds
+#         figure hardcoreware.net's specification table gives as the read
+#         seek of the 7200.12 and the XT ("<8.5 ms"), and 8.5 ms is below
+#         seek plus the 4.17 ms average latency of any 7200 rpm drive
 # No write seek was found: write_settle_ms takes its class default.
 # The drive has three platters (six heads, wikimili.com/en/ST3000DM001);
 # heads is left to its rule, which gives five: the data sheet quoted here
 # does not list it.
 type = hdd
-capacity_bytes = 3000592982016    # 3 TB [ds1]: 5,860,533,168 LBAs x 512, the IDEMA LBA count of a 3 TB ATA drive
+capacity_bytes = 3000592982016    # 3 TB [ds1]: 5,860,533,168 LBAs x 512, as every 3 TB ATA drive (AnandTech's WD Caviar Green 3TB table)
 rpm = 7200                        # [ds1]
 form_factor = 3.5-inch            # [ds1]
 interface = sata                  # SATA 6Gb/s [ds1]

@@ -10,7 +10,7 @@
 #   [ds2] hardcoreware.net/seagate-barracuda-xt-6-gbps-hard-drive-review/
 #         (spec table): read seek <8.5 ms, write seek <9.5 ms
 type = hdd
-capacity_bytes = 2000398934016    # 2 TB [ds1]: 3,907,029,168 LBAs x 512, the IDEMA LBA count of a 2 TB ATA drive
+capacity_bytes = 2000398934016    # 2 TB [ds1]: 3,907,029,168 LBAs x 512, as every 2 TB ATA drive (smartctl of a HUA723020ALA641, pastebin.com/k1B9cRx1)
 rpm = 7200                        # [ds1]
 form_factor = 3.5-inch            # 3.5-inch desktop family [ds1: 101.6 x 146.99 mm]
 interface = sata                  # SATA 6Gb/s [ds1]
