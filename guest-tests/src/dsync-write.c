@@ -4,7 +4,8 @@
  * random over a span (default 100 GiB; random offsets aligned to the block
  * size from a seeded deterministic PRNG), for a fixed duration measured on
  * CLOCK_MONOTONIC. Prints one JSON object (see report.h) on stdout:
- * IOPS and latency avg/p50/p99/p99.9 in microseconds.
+ * IOPS, latency avg/p50/p99/p99.9 in microseconds and the latency
+ * histogram (lat_hist_ns, see report.h).
  *
  * usage: dsync-write --dev /dev/X [--pattern seq|rand] [--bs 4k]
  *                    [--span 100G] [--offset 0] [--runtime 60] [--ios N]
@@ -153,6 +154,7 @@ int main(int argc, char **argv)
             (unsigned long long)ios, (long long)elapsed,
             (double)ios * 1e9 / (double)elapsed);
     report_lat(stdout, "lat_us", &s);
+    report_hist(stdout, "lat_hist_ns", &lat);
     report_end(stdout);
     lat_free(&lat);
     free(buf);

@@ -3,7 +3,8 @@
  * fixed duration on CLOCK_MONOTONIC: the workload of "xfs: skip the fsync
  * flush when a later flush has completed" (16 jobs of 4k append + fsync).
  * Prints one JSON object on stdout: fsyncs/s ("iops") and fsync latency
- * ("lat_us": avg/p50/p99/p99.9 in microseconds).
+ * ("lat_us": avg/p50/p99/p99.9 in microseconds) and the fsync latency
+ * histogram (lat_hist_ns, see report.h).
  *
  * usage: fsync-append --dir /mnt [--threads 16] [--bs 4k] [--runtime 10]
  *                     [--datasync] */
@@ -181,6 +182,7 @@ int main(int argc, char **argv)
             (unsigned long long)s.n, (long long)elapsed,
             (double)s.n * 1e9 / (double)elapsed);
     report_lat(stdout, "lat_us", &s);
+    report_hist(stdout, "lat_hist_ns", &all);
     report_end(stdout);
     lat_free(&all);
     free(w);

@@ -173,6 +173,24 @@ void report_lat(FILE *f, const char *key, const struct lat_summary *s)
             s->avg_us, s->p50_us, s->p99_us, s->p999_us, s->min_us, s->max_us);
 }
 
+void report_hist(FILE *f, const char *key, const struct lat_samples *s)
+{
+    fputc(',', f);
+    json_str(f, key);
+    fputc(':', f);
+    fputc('[', f);
+    for (size_t i = 0; i < s->n;) {
+        size_t j = i + 1;
+        uint64_t b = lat_bucket(s->ns[i]);
+        while (j < s->n && lat_bucket(s->ns[j]) == b)
+            j++;
+        fprintf(f, "%s[%lld,%llu]", i ? "," : "", (long long)s->ns[j - 1],
+                (unsigned long long)(j - i));
+        i = j;
+    }
+    fputc(']', f);
+}
+
 void report_end(FILE *f)
 {
     fputs("}\n", f);

@@ -41,6 +41,10 @@ void report_device(FILE *f, const struct blk_dev *d);
 /* Print ',"<key>":{"avg":..,"p50":..,"p99":..,"p99.9":..,"min":..,"max":..}'
  * in microseconds. */
 void report_lat(FILE *f, const char *key, const struct lat_summary *s);
+/* Print ',"<key>":[[ns,count],...]': the samples (sorted, as
+ * lat_summarize leaves them) by lat_bucket(), each bucket as its largest
+ * sample in ns and its count, ascending.  The counts add up to s->n. */
+void report_hist(FILE *f, const char *key, const struct lat_samples *s);
 /* Close the object and end the line. */
 void report_end(FILE *f);
 

@@ -69,3 +69,14 @@ void lat_summarize(struct lat_samples *s, struct lat_summary *out)
     out->p99_us = (double)lat_percentile_sorted(s->ns, s->n, 99.0) / 1000.0;
     out->p999_us = (double)lat_percentile_sorted(s->ns, s->n, 99.9) / 1000.0;
 }
+
+uint64_t lat_bucket(int64_t ns)
+{
+    const uint64_t sub = 1u << LAT_HIST_SUB_BITS;
+    uint64_t v = ns < 0 ? 0 : (uint64_t)ns;
+    if (v < sub)
+        return v;
+    unsigned e = 63 - (unsigned)__builtin_clzll(v);   /* floor(log2 v) */
+    return (uint64_t)(e - LAT_HIST_SUB_BITS + 1) * sub +
+           ((v >> (e - LAT_HIST_SUB_BITS)) & (sub - 1));
+}

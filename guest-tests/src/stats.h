@@ -37,4 +37,12 @@ int64_t lat_percentile_sorted(const int64_t *sorted, size_t n, double p);
 /* Sort the samples in place and fill *out (all zero when there are none). */
 void lat_summarize(struct lat_samples *s, struct lat_summary *out);
 
+/* The latency histogram a result carries beside its percentiles, so the
+ * host can draw the whole distribution: log-linear buckets, every value
+ * below 2^LAT_HIST_SUB_BITS ns its own, above that 2^LAT_HIST_SUB_BITS
+ * buckets per power of two (a bucket spans at most 1/64 of its values).
+ * lat_bucket() is a value's bucket index, non-decreasing in the value. */
+#define LAT_HIST_SUB_BITS 6
+uint64_t lat_bucket(int64_t ns);
+
 #endif

@@ -1,5 +1,6 @@
 /* Host unit tests for the guest programs' statistics, PRNG and argument
  * parsing, against hand-computed inputs. Prints TAP. */
+#define _GNU_SOURCE  /* fmemopen */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "pattern.h"
 #include "prng.h"
 #include "record.h"
+#include "report.h"
 #include "stats.h"
 
 static int n_run, n_fail;
@@ -203,6 +205,46 @@ static void test_pattern(void)
        pattern_parse("zig") < 0, "pattern names");
 }
 
+static void test_histogram(void)
+{
+    /* Buckets: exact below 64 ns, then 64 per power of two, each at most
+     * 1/64 of its values wide; never decreasing. */
+    int mono = 1, narrow = 1;
+    for (int64_t v = 1; v < 100000000; v += v / 97 + 1) {
+        if (lat_bucket(v) < lat_bucket(v - 1))
+            mono = 0;
+        /* the bucket's first value: where the index last changed */
+        int64_t lo = v;
+        while (lo > 0 && lat_bucket(lo - 1) == lat_bucket(v))
+            lo--;
+        if (v >= 64 && (double)(v - lo) > (double)lo / 64.0)
+            narrow = 0;
+    }
+    ok(mono, "bucket index never decreases");
+    ok(narrow, "a bucket spans at most 1/64 of its values");
+    ok(lat_bucket(63) == 63 && lat_bucket(64) == 64 && lat_bucket(127) == 127 &&
+       lat_bucket(128) == 128 && lat_bucket(129) == 128, "exact below 128, then pairs");
+
+    /* 10 us x3, 10.01 us (the same bucket), 5 ms: two entries, each its
+     * largest sample, counts adding up to n. */
+    struct lat_samples s = {0};
+    const int64_t v[] = {5000000, 10000, 10010, 10000, 10000};
+    for (size_t i = 0; i < 5; i++)
+        lat_add(&s, v[i]);
+    struct lat_summary m;
+    lat_summarize(&s, &m);
+    char buf[256] = "";
+    FILE *f = fmemopen(buf, sizeof(buf), "w");
+    report_hist(f, "h", &s);
+    fclose(f);
+    ok(!strcmp(buf, ",\"h\":[[10010,4],[5000000,1]]"), "histogram of 5 samples");
+    lat_free(&s);
+    f = fmemopen(buf, sizeof(buf), "w");
+    report_hist(f, "h", &s);
+    fclose(f);
+    ok(!strcmp(buf, ",\"h\":[]"), "no samples: an empty histogram");
+}
+
 int main(void)
 {
     test_percentiles();
@@ -210,6 +252,7 @@ int main(void)
     test_parse();
     test_record();
     test_pattern();
+    test_histogram();
     printf("1..%d\n", n_run);
     printf("# %d passed, %d failed\n", n_run - n_fail, n_fail);
     return n_fail ? 1 : 0;

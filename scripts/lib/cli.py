@@ -15,6 +15,11 @@ RUNTIME_MAX_S = 100000
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]{1,9})?|\.[0-9]{1,9}")
 
 
+def bad(where, why):
+    """A spec error: one line naming the file, the field and what is allowed."""
+    raise SystemExit(f"platter: {where}: {why}")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line: 'PROG: error: WHAT'."""
 

@@ -6,6 +6,8 @@ one workload.  Its result holds only what the guest and the model computed
 in virtual time, so running a cell twice gives identical results; host
 timing is kept apart, in the cell's "host" field.
 """
+import base64
+import gzip
 import json
 import os
 import re
@@ -15,46 +17,46 @@ import subprocess
 import time
 
 import cli
+import fiojob
+import fioout
+import gate
+import latency
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")
 REPORT_VERSION = 1
 IMAGE_BYTES = 200 << 30
 
-# Does the front end advertise native FUA to the guest?
-def frontend_fua(dev):
-    if dev["frontend"] == "nvme":
-        return True
-    if dev["frontend"] == "scsi-hd":
-        return dev.get("dpofua", "on") == "on"
-    return False  # virtio-blk has no FUA
+# What a kernel declares about its I/O path: the sim's policy follows from
+# these and from what the device advertises, never from a kernel's name.
+# An experiment's "kernels" maps a kernel to the behaviours it declares;
+# a kernel that declares none behaves as the pinned kernel does.
+KERNEL_DECLARES = {
+    "dsync_fua_no_flush":
+        "an O_DSYNC direct write is not followed by generic_write_sync()'s flush "
+        "(its REQ_FUA made it durable: fops v2 1/2)",
+    "dsync_fua_native_only":
+        "O_DSYNC direct writes carry REQ_FUA only when the device advertises FUA, "
+        "else one flush after the write (fops v2 2/2)",
+    "fsync_flush_share":
+        "fsync skips its cache flush when a flush submitted after its write "
+        "completed has finished (xfs series 2/2; platter-sim --flush-share)",
+}
+
+# File systems a workload can run on, and the kernel option each needs: a
+# file system the guest kernel config does not build in is refused when
+# the spec is loaded.
+FILESYSTEMS = {"none": None, "xfs": "CONFIG_XFS_FS", "ext4": "CONFIG_EXT4_FS",
+               "btrfs": "CONFIG_BTRFS_FS"}
+KERNEL_CONFIG = os.path.join(ROOT, "guest-tests", "kernel", "platter.config")
+# guest tests that take the target options (--fs, --mkfs-arg, --mount-opts;
+# guest-tests/initramfs/lib/target.sh), with their default file system
+FS_TESTS = {"fio": "xfs", "fsync-append": "xfs", "exec": "none"}
+# the platter-sim workload that predicts a guest test, when there is one
+SIM_DEFAULT = {"dsync": "dsync"}
 
 
-def drive_opts(profile, fua, image="disk.img"):
-    """The modeled drive as run-guest --drive-opts: write cache on, FUA as
-    the front end advertises it."""
-    return (f"driver=hddmodel,profile={profile},fua={'on' if fua else 'off'},"
-            f"write-cache=on,file={image}")
-
-
-def has_fops(variant):
-    return variant in ("fops", "all")
-
-
-def has_xfs(variant):
-    return variant in ("xfs", "all")
-
-
-def sim_policy(variant, fua):
-    """The commands an O_DSYNC direct write becomes (see README, --policy)."""
-    if fua:
-        return "fua" if has_fops(variant) else "fua+flush"
-    return "write+flush" if has_fops(variant) else "fua-emulated"
-
-
-def bad(where, why):
-    """A spec error: one line naming the file, the field and what is allowed."""
-    raise SystemExit(f"platter: {where}: {why}")
+bad = cli.bad
 
 
 def read_json(path, what):
@@ -165,14 +167,52 @@ def check_profile(v, where):
     return v
 
 
-DEVICE_KEYS = {"frontend": ("nvme", "scsi-hd", "virtio-blk"), "dpofua": ("on", "off"),
-               "smp": range(1, 33), "ipns": range(1, 100)}
-DEVICE_TYPES = {"frontend": str, "dpofua": str, "smp": int, "ipns": int}
+# Every key a device entry takes, in one table: (type, allowed values, help).
+# None as allowed: checked by the key's own rule below.
+DEVICE_KEYS = {
+    "name": (str, None, "the device in cell ids (default: the front end; scsi-hd-dpofua-on|off)"),
+    "frontend": (str, ("nvme", "scsi-hd", "virtio-blk"), "the guest's controller"),
+    "dpofua": (str, ("on", "off"), "scsi-hd only: advertise FUA (default on)"),
+    "smp": (int, range(1, 33), "guest vCPUs (default 1)"),
+    "ipns": (int, range(1, 100), "guest instructions per virtual ns per vCPU (default 1)"),
+    "profile": (str, None, "the drive profile, a name or a file (default: each of 'profiles')"),
+    "write_cache": (str, ("on", "off"), "the drive's volatile write cache, and the front end's "
+                                        "write-cache property with it (default on)"),
+    "fua": (str, ("on", "off"), "the drive's native FUA (default: as the front end advertises "
+                                "it); without it QEMU sends a FUA write as write + flush"),
+    "queue_depth": (int, range(1, 65537), "commands the drive holds at once (default: the "
+                                          "profile's)"),
+    "frontend_props": (dict, None, "more -device properties of the front end, e.g. "
+                                   "{\"num-queues\": 2}"),
+}
+# front-end properties run-guest sets itself (from the keys above)
+RESERVED_PROPS = ("drive", "serial", "write-cache", "dpofua", "bus", "id", "ioeventfd",
+                  "rotation_rate", "nsid", "uuid", "eui64", "nguid")
+PROP = re.compile(r"[a-z][a-z0-9_.-]*")
+PROP_VALUE = re.compile(r"[A-Za-z0-9_.:-]+")
+
+
+def _allowed(allowed):
+    return (", ".join(allowed) if isinstance(allowed, tuple) else
+            f"an integer in [{allowed.start}, {allowed.stop - 1}]")
+
+
+def check_frontend_props(props, where):
+    for k, v in props.items():
+        if not PROP.fullmatch(k):
+            bad(where, f"frontend_props: {k!r:.60} is not a property name")
+        if k in RESERVED_PROPS:
+            bad(where, f"frontend_props: '{k}' is set by platter (see the device keys "
+                       "frontend, dpofua, write_cache)")
+        if type(v) not in (str, int) or not PROP_VALUE.fullmatch(str(v)):
+            bad(where, f"frontend_props: {k}={v!r:.60} is not a value (letters, digits, "
+                       "'_', '.', ':', '-')")
 
 
 def check_devices(devices, path):
     """Each device entry: known keys (a typo would silently change the
-    machine), values run-guest accepts."""
+    machine), values run-guest accepts, combinations the front end can
+    show the guest."""
     for dev in devices:
         if not isinstance(dev, dict) or "frontend" not in dev:
             raise SystemExit(f"platter: {path}: a device needs a 'frontend': {dev!r}")
@@ -180,18 +220,91 @@ def check_devices(devices, path):
             if key not in DEVICE_KEYS:
                 raise SystemExit(f"platter: {path}: device key '{key}' is not one of "
                                  f"{', '.join(DEVICE_KEYS)}")
-            if type(val) is not DEVICE_TYPES[key] or val not in DEVICE_KEYS[key]:
-                allowed = DEVICE_KEYS[key]
-                allowed = (", ".join(allowed) if isinstance(allowed, tuple) else
-                           f"an integer in [{allowed.start}, {allowed.stop - 1}]")
-                raise SystemExit(f"platter: {path}: device {key}={val!r} is out of range "
-                                 f"({allowed})")
+            typ, allowed, _ = DEVICE_KEYS[key]
+            if type(val) is not typ or allowed is not None and val not in allowed:
+                why = _allowed(allowed) if allowed is not None else f"a {typ.__name__}"
+                raise SystemExit(f"platter: {path}: device {key}={val!r:.60} is out of range "
+                                 f"({why})")
+        if "name" in dev:
+            check_name(dev["name"], f"{path}: device name")
+        if "profile" in dev:
+            check_profile(dev["profile"], f"{path}: device profile")
+        if "frontend_props" in dev:
+            check_frontend_props(dev["frontend_props"], f"{path}: device")
         if "dpofua" in dev and dev["frontend"] != "scsi-hd":
             raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd only, "
                              f"not {dev['frontend']}")
+        if dev["frontend"] == "nvme" and dev.get("write_cache") == "off":
+            raise SystemExit(
+                f"platter: {path}: device write_cache=off on nvme: QEMU 10.0's NVMe "
+                "controller always reports a volatile write cache (VWC present, "
+                "hw/nvme/ctrl.c), so the guest would still see write back and FUA; a "
+                "write-through NVMe drive needs a QEMU change (use virtio-blk or scsi-hd)")
 
 
-SIM_WORKLOADS = ("dsync", "fsync-append", "replay")
+def write_cache(dev):
+    return dev.get("write_cache", "on") == "on"
+
+
+def frontend_fua(dev):
+    """Does the front end advertise FUA?  (Linux: NVMe always does with its
+    volatile write cache, scsi-hd per DPOFUA, virtio-blk never.)"""
+    if dev["frontend"] == "nvme":
+        return True
+    if dev["frontend"] == "scsi-hd":
+        return dev.get("dpofua", "on") == "on"
+    return False
+
+
+def guest_fua(dev):
+    """FUA as the guest kernel sees it (queue/fua): only with a write cache."""
+    return write_cache(dev) and frontend_fua(dev)
+
+
+def drive_fua(dev):
+    """The modeled drive's native FUA: the device's own 'fua', else what
+    the front end advertises."""
+    return dev.get("fua", "on" if frontend_fua(dev) else "off") == "on"
+
+
+def drive_opts(profile, fua, image="disk.img", write_cache=True, queue_depth=None):
+    """The modeled drive as run-guest --drive-opts."""
+    qd = f",queue-depth={queue_depth}" if queue_depth else ""
+    return (f"driver=hddmodel,profile={profile},fua={'on' if fua else 'off'},"
+            f"write-cache={'on' if write_cache else 'off'}{qd},file={image}")
+
+
+def device_drive_opts(dev, profile):
+    return drive_opts(profile, drive_fua(dev), write_cache=write_cache(dev),
+                      queue_depth=dev.get("queue_depth"))
+
+
+def device_expect(dev):
+    """What the guest must see on the test device (run-guest --expect)."""
+    return (f"fua:{1 if guest_fua(dev) else 0},"
+            f"write_cache:{'write_back' if write_cache(dev) else 'write_through'}")
+
+
+def dsync_policy(declares, dev):
+    """The commands an O_DSYNC direct write reaches the drive as, from
+    what the kernel declares and what the device advertises (README,
+    --policy).  The kernel sets REQ_FUA (unless it declares
+    dsync_fua_native_only and the device has no FUA) and follows the write
+    with generic_write_sync()'s flush (unless it declares
+    dsync_fua_no_flush and the write carried REQ_FUA); blk-flush turns
+    REQ_FUA into a post-flush on a device without FUA, and QEMU's block
+    layer does the same for a drive without native FUA."""
+    if not write_cache(dev):
+        return "write"   # no write cache: FUA and flushes are dropped
+    fua_bit = guest_fua(dev) or "dsync_fua_native_only" not in declares
+    sync_flush = "dsync_fua_no_flush" not in declares or not fua_bit
+    if fua_bit and guest_fua(dev) and drive_fua(dev):
+        return "fua+flush" if sync_flush else "fua"
+    # the write, and a flush for the emulated FUA or the sync (or both)
+    return "fua-emulated" if fua_bit and sync_flush else "write+flush"
+
+
+SIM_WORKLOADS = ("dsync", "fsync-append", "replay", "fio")
 
 
 def check_sim_args(v, where):
@@ -201,10 +314,102 @@ def check_sim_args(v, where):
     return v
 
 
-def check_experiment(spec, where):
-    """Every field of an experiment, type and bounds, before anything runs."""
-    check_keys(spec, where, ("name", "pairs", "devices", "profiles", "workloads"),
-               ("description", "runtime", "seed"))
+def fs_built_in(fs):
+    """Is the file system built into the guest kernel config?"""
+    sym = FILESYSTEMS[fs]
+    if sym is None:
+        return True
+    with open(KERNEL_CONFIG) as f:
+        return any(line.strip() == f"{sym}=y" for line in f)
+
+
+def check_fs(wl, w, default):
+    """A workload's target: fs, mkfs_opts, mount_opts."""
+    fs = choices(f"{w}.fs", wl.get("fs", default), tuple(FILESYSTEMS))
+    if not fs_built_in(fs):
+        bad(f"{w}.fs", f"'{fs}' needs {FILESYSTEMS[fs]}=y, which the guest kernel config "
+                       f"({os.path.relpath(KERNEL_CONFIG, ROOT)}) does not set")
+    check_list(wl.get("mkfs_opts", []), f"{w}.mkfs_opts", check_arg, nonempty=False,
+               unique=False)
+    if "mount_opts" in wl:
+        check_arg(wl["mount_opts"], f"{w}.mount_opts")
+    if fs == "none" and ("mkfs_opts" in wl or "mount_opts" in wl):
+        bad(w, "mkfs_opts and mount_opts need a file system (fs xfs or ext4)")
+    return fs
+
+
+def host_path(v, base_dir):
+    return os.path.normpath(os.path.join(base_dir, v))
+
+
+def workload_kind(wl):
+    return next((k for k in ("fio", "script") if k in wl), "test")
+
+
+# the keys each kind of workload takes besides 'name' and its own
+WORKLOAD_KEYS = {
+    "test": ("args", "sim_workload", "sim_args"),
+    "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "sim_workload", "sim_args"),
+    "script": ("fs", "mkfs_opts", "mount_opts"),
+}
+TARGET_KEYS = ("fs", "mkfs_opts", "mount_opts")
+
+
+def check_workload(wl, w, tests, base_dir):
+    """One workload: a guest test, a fio job file or a script.  Files are
+    checked when base_dir (where relative paths start) is given; a spec
+    read back from a report is not run, and its files may be elsewhere."""
+    all_keys = ("test", "fio", "script") + tuple({k for ks in WORKLOAD_KEYS.values()
+                                                  for k in ks})
+    check_keys(wl, w, ("name",), all_keys)
+    check_name(wl["name"], f"{w}.name")
+    kinds = [k for k in ("test", "fio", "script") if k in wl]
+    if len(kinds) != 1:
+        bad(w, "needs one of 'test' (a guest test), 'fio' (a fio job file) or 'script' "
+               "(a script run in the guest)")
+    kind = kinds[0]
+    allowed = WORKLOAD_KEYS[kind]
+    if kind == "test":
+        choices(f"{w}.test", wl["test"], [t for t in tests if t != "exec"])
+        if wl["test"] in FS_TESTS:
+            allowed += TARGET_KEYS
+        if wl["test"] == "fio":
+            allowed += ("fio_stat",)
+    for key in wl:
+        if key not in allowed + ("name", kind):
+            bad(w, f"'{key}' does not apply to this workload (it takes "
+                   f"{', '.join(allowed)})")
+    fs = None
+    if kind != "test" or any(k in wl for k in TARGET_KEYS):
+        fs = check_fs(wl, w, FS_TESTS.get(wl.get("test"), "none"))
+        if wl.get("test") == "fsync-append" and fs == "none":
+            bad(f"{w}.fs", "fsync-append appends to files: it needs a file system")
+    if "fio_stat" in wl:
+        choices(f"{w}.fio_stat", wl["fio_stat"], fioout.STATS)
+    if kind != "test":
+        check_str(wl[kind], f"{w}.{kind}")
+        if base_dir is not None:
+            path = host_path(wl[kind], base_dir)
+            if kind == "fio":
+                fiojob.check(path, fs, f"{w}.fio")
+            elif not os.path.isfile(path) or not os.access(path, os.R_OK):
+                bad(f"{w}.script", f"'{wl['script']}': not a readable file")
+    args = check_list(wl.get("args", []), f"{w}.args", check_arg, nonempty=False,
+                      unique=False)
+    # the options the sim prediction takes from the guest's arguments
+    for opt in ("--pattern", "--span", "--bs"):
+        if opt in args and (args[-1] == opt or args[args.index(opt) + 1][:2] == "--"):
+            bad(f"{w}.args", f"{opt} needs a value")
+    if "sim_workload" in wl:
+        choices(f"{w}.sim_workload", wl["sim_workload"], SIM_WORKLOADS)
+    check_sim_args(wl.get("sim_args", []), f"{w}.sim_args")
+
+
+def check_experiment(spec, where, base_dir=None):
+    """Every field of an experiment, type and bounds, before anything runs.
+    Returns it as a Spec that remembers base_dir."""
+    check_keys(spec, where, ("name", "pairs", "devices", "workloads"),
+               ("description", "runtime", "seed", "profiles", "kernels", "expect"))
     check_name(spec["name"], f"{where}: name")
     check_str(spec.get("description", ""), f"{where}: description")
     known = variants()
@@ -214,29 +419,26 @@ def check_experiment(spec, where):
         if len(p) != 2:
             bad(w, f"a pair is [BASE, PATCHED], not {p!r:.60}")
     check_list(spec["pairs"], f"{where}: pairs", pair)
+    kernels = spec.get("kernels", {})
+    check_keys(kernels, f"{where}: kernels", (), tuple(v for p in spec["pairs"] for v in p))
+    for k, declares in kernels.items():
+        check_list(declares, f"{where}: kernels.{k}",
+                   lambda d, w: choices(w, d, tuple(KERNEL_DECLARES)), nonempty=False)
     check_list(spec["devices"], f"{where}: devices")
     check_devices(spec["devices"], where)
     names = [device_name(d) for d in spec["devices"]]
     for i, n in enumerate(names):
         if n in names[:i]:
             bad(f"{where}: devices[{i}]", f"a second '{n}' device (cell ids name the "
-                                          "front end; one device entry per front end)")
-    check_list(spec["profiles"], f"{where}: profiles", check_profile)
+                                          "device: give each entry its own 'name')")
+    if "profiles" in spec:
+        check_list(spec["profiles"], f"{where}: profiles", check_profile)
+    elif any("profile" not in d for d in spec["devices"]):
+        bad(where, "missing key 'profiles' (a device without its own 'profile' runs on "
+                   "each of them)")
     tests = guest_tests()
-
-    def workload(wl, w):
-        check_keys(wl, w, ("name", "test"), ("args", "sim_workload", "sim_args"))
-        check_name(wl["name"], f"{w}.name")
-        choices(f"{w}.test", wl["test"], tests)
-        args = check_list(wl.get("args", []), f"{w}.args", check_arg, nonempty=False,
-                          unique=False)
-        # the options the sim prediction takes from the guest's arguments
-        for opt in ("--pattern", "--span", "--bs"):
-            if opt in args and (args[-1] == opt or args[args.index(opt) + 1][:2] == "--"):
-                bad(f"{w}.args", f"{opt} needs a value")
-        choices(f"{w}.sim_workload", wl.get("sim_workload", "dsync"), SIM_WORKLOADS)
-        check_sim_args(wl.get("sim_args", []), f"{w}.sim_args")
-    check_list(spec["workloads"], f"{where}: workloads", workload)
+    check_list(spec["workloads"], f"{where}: workloads",
+               lambda wl, w: check_workload(wl, w, tests, base_dir))
     wnames = [wl["name"] for wl in spec["workloads"]]
     for i, n in enumerate(wnames):
         if n in wnames[:i]:
@@ -246,7 +448,17 @@ def check_experiment(spec, where):
                                  f"above 0 and at most {cli.RUNTIME_MAX_S})")
     if "seed" in spec:
         check_seed(spec["seed"], f"{where}: seed")
-    return spec
+    if "expect" in spec:
+        gate.check_expect(spec["expect"], f"{where}: expect")
+    out = Spec(spec)
+    out.base_dir = base_dir
+    return out
+
+
+class Spec(dict):
+    """An experiment spec; base_dir is where its relative file paths start
+    (None for a spec read back from a report)."""
+    base_dir = None
 
 
 def check_seed(seed, where):
@@ -267,13 +479,24 @@ def check_seed(seed, where):
 
 def load(name_or_path):
     spec, path = load_spec(EXPERIMENTS, name_or_path, "experiment")
-    return check_experiment(spec, path)
+    return check_experiment(spec, path, base_dir=os.path.dirname(os.path.abspath(path)))
 
 
 def device_name(dev):
+    if "name" in dev:
+        return dev["name"]
     if dev["frontend"] == "scsi-hd":
         return f"scsi-hd-dpofua-{dev.get('dpofua', 'on')}"
     return dev["frontend"]
+
+
+def profile_axis(exp):
+    """The profiles in cell order: the experiment's, then the devices' own."""
+    out = list(exp.get("profiles", []))
+    for dev in exp["devices"]:
+        if "profile" in dev and dev["profile"] not in out:
+            out.append(dev["profile"])
+    return out
 
 
 def cells(exp):
@@ -284,25 +507,55 @@ def cells(exp):
         for v in pair:
             if v not in variants:
                 variants.append(v)
+    base_dir = getattr(exp, "base_dir", None)
     for wl in exp["workloads"]:
-        for prof in exp["profiles"]:
+        kind = workload_kind(wl)
+        host_file = (host_path(wl[kind], base_dir) if kind != "test" and base_dir
+                     else None)
+        for prof in profile_axis(exp):
             for dev in exp["devices"]:
+                if dev.get("profile", prof) != prof or \
+                        "profile" not in dev and prof not in exp.get("profiles", []):
+                    continue
                 for v in variants:
                     cid = f"{wl['name']}.{prof}.{device_name(dev)}.{v}"
-                    out.append({"id": cid, "variant": v, "device": dev,
-                                "profile": prof, "workload": wl})
+                    out.append({"id": cid, "variant": v, "device": dev, "profile": prof,
+                                "workload": wl, "host_file": host_file,
+                                "declares": exp.get("kernels", {}).get(v, [])})
     return out
+
+
+def guest_test(wl):
+    return {"fio": "fio", "script": "exec"}.get(workload_kind(wl)) or wl["test"]
+
+
+def guest_args(wl):
+    """The guest test's arguments (before --runtime)."""
+    kind = workload_kind(wl)
+    args = list(wl.get("args", []))
+    if kind == "fio":
+        args += ["--job-file", os.path.basename(wl["fio"])]
+    elif kind == "script":
+        args += ["--script", os.path.basename(wl["script"])]
+    if kind != "test" or any(k in wl for k in TARGET_KEYS):
+        args += ["--fs", wl.get("fs", FS_TESTS.get(wl.get("test"), "none"))]
+        for word in wl.get("mkfs_opts", []):
+            args += ["--mkfs-arg", word]
+        if "mount_opts" in wl:
+            args += ["--mount-opts", wl["mount_opts"]]
+    return args
 
 
 def guest_command(cell, runtime):
     """The run-guest command, run in a directory holding disk.img (relative,
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
-    fua = frontend_fua(dev)
-    return run_guest_prefix(cell["variant"], dev, drive_opts(cell["profile"], fua)) + [
-        "--expect", f"fua:{1 if fua else 0},write_cache:write_back",
-        "--timeout", str(guest_timeout_s(dev, runtime)),
-        wl["test"], "--", *wl.get("args", []), "--runtime", str(runtime)]
+    cmd = run_guest_prefix(cell["variant"], dev, device_drive_opts(dev, cell["profile"])) + [
+        "--expect", device_expect(dev),
+        "--timeout", str(guest_timeout_s(dev, runtime))]
+    if cell.get("host_file"):
+        cmd += ["--guest-file", cell["host_file"]]
+    return cmd + [guest_test(wl), "--", *guest_args(wl), "--runtime", str(runtime)]
 
 
 def guest_timeout_s(dev, runtime):
@@ -322,6 +575,11 @@ def run_guest_prefix(variant, dev, drive):
            "--device", dev["frontend"], "--drive-opts", drive]
     if dev["frontend"] == "scsi-hd":
         cmd += ["--dpofua", dev.get("dpofua", "on")]
+    if not write_cache(dev):
+        cmd += ["--write-cache", "off"]
+    if dev.get("frontend_props"):
+        cmd += ["--frontend-opts", ",".join(f"{k}={v}" for k, v in
+                                            sorted(dev["frontend_props"].items()))]
     if dev.get("smp", 1) != 1:
         cmd += ["--smp", str(dev["smp"])]
     if dev.get("ipns", 1) != 1:
@@ -351,31 +609,51 @@ def from_root(cmd):
 def rerun_command(cell, runtime):
     """A shell line, run from the repository root, that reruns a guest cell
     with a fresh image in a new temporary directory."""
-    cmd = from_root(guest_command(cell, runtime))
-    cmd[0] = "$OLDPWD/" + cmd[0]
+    full = guest_command(cell, runtime)
+    cmd = from_root(full)
+    # paths made relative to the root are found from there ($OLDPWD)
+    words = [f'"$OLDPWD/{a}"' if a != b and (i == 0 or cmd[i - 1] == "--guest-file")
+             else shlex.quote(a) for i, (a, b) in enumerate(zip(cmd, full))]
     return (f"(cd \"$(mktemp -d)\" && truncate -s {IMAGE_BYTES >> 30}G disk.img && "
-            f"PLATTER_QEMU=build \"{cmd[0]}\" {shlex.join(cmd[1:])})")
+            f"PLATTER_QEMU=build {' '.join(words)})")
 
 
-def sim_command(cell, runtime, sim):
+def sim_plan(cell, runtime, sim):
+    """(the platter-sim command that predicts the cell, None), or (None,
+    why platter-sim has no prediction for it)."""
     dev, wl = cell["device"], cell["workload"]
-    fua = frontend_fua(dev)
-    kind = wl.get("sim_workload", "dsync")
+    kind = wl.get("sim_workload") or SIM_DEFAULT.get(wl.get("test"))
+    if not kind:
+        return None, {"fio": "a fio job file: platter-sim has no equivalent",
+                      "script": "a script: platter-sim has no equivalent"}.get(
+            workload_kind(wl), f"platter-sim has no equivalent of the guest test "
+                               f"'{wl.get('test')}'")
+    if kind == "fsync-append" and not write_cache(dev):
+        return None, "platter-sim's fsync-append needs a write cache"
+    fua = drive_fua(dev)
     cmd = [sim, "--profile", cell["profile"], "--workload", kind,
            "--fua", "on" if fua else "off", "--runtime", str(runtime), "--json"]
+    if not write_cache(dev):
+        cmd += ["--write-cache", "off"]
+    if "queue_depth" in dev:
+        cmd += ["--queue-depth", str(dev["queue_depth"])]
     if kind == "dsync":
-        cmd += ["--policy", sim_policy(cell["variant"], fua)]
+        cmd += ["--policy", dsync_policy(cell.get("declares", []), dev)]
         args = wl.get("args", [])
         for opt in ("--pattern", "--span", "--bs"):
             if opt in args:
                 cmd += [opt, args[args.index(opt) + 1]]
-    elif kind == "fsync-append" and has_xfs(cell["variant"]):
+    elif kind == "fsync-append" and "fsync_flush_share" in cell.get("declares", []):
         cmd += ["--flush-share"]
     cmd += extra_options(cmd, wl.get("sim_args", []))
     if kind == "fsync-append":
         # the guest's blk-flush merges flushes per hardware queue, one per vCPU
         cmd += ["--flush-queues", str(dev.get("smp", 1))]
-    return cmd
+    return cmd, None
+
+
+def sim_command(cell, runtime, sim):
+    return sim_plan(cell, runtime, sim)[0]
 
 
 def extra_options(cmd, args):
@@ -398,7 +676,7 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None):
     (run-guest's builds and QEMU with it)."""
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, cwd=cwd, start_new_session=True, env=env)
+                             cwd=cwd, start_new_session=True, env=env)
     except OSError as e:
         return None, f"cannot run {cmd[0]}: {e.strerror}"
     try:
@@ -407,8 +685,9 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None):
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
         return None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ..."
+    out = out.decode("utf-8", "replace")
     if p.returncode != 0:
-        tail = "\n".join(err.strip().splitlines()[-6:])
+        tail = "\n".join(err.decode("utf-8", "replace").strip().splitlines()[-6:])
         return None, f"exit {p.returncode}: {tail}"
     try:
         return json.loads(out.strip().splitlines()[-1] if last_line else out), None
@@ -416,22 +695,59 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None):
         return None, f"bad JSON on stdout: {e}"
 
 
-def summarize(res):
+def unpack(b64):
+    """A guest file sent as gzip + base64 (guest-tests/initramfs/lib/target.sh)."""
+    return gzip.decompress(base64.b64decode(b64, validate=True))
+
+
+def decode_guest(res):
+    """The guest's result with its transported files decoded: fio's output
+    parsed into "fio", a script's stdout and stderr as text.  Returns
+    (result, None) or (None, why)."""
+    try:
+        if "fio_json_gz_b64" in res:
+            res["fio"] = fioout.parse(unpack(res.pop("fio_json_gz_b64")).decode("utf-8"))
+        for stream in ("stdout", "stderr"):
+            if f"{stream}_gz_b64" in res:
+                res[stream] = unpack(res.pop(f"{stream}_gz_b64")).decode("utf-8", "replace")
+    except (ValueError, OSError, EOFError, UnicodeDecodeError) as e:
+        return None, f"the guest's result does not decode: {e}"
+    return res, None
+
+
+def program_cdf(res):
+    """A guest program's latency CDF from its histogram (lat_hist_ns)."""
+    hist = latency.from_pairs(res.get("lat_hist_ns"))
+    return [[frac, us] for frac, us in latency.thin(latency.cdf(hist))] if hist else []
+
+
+def summarize(res, workload=None):
     """The figures the report compares, from a guest or sim result."""
     if res is None:
         return None
+    ios = max(res.get("ios") or 0, 1)
     if "lat_ns" in res:  # platter-sim
         lat = {k: res["lat_ns"][k] / 1000 for k in ("avg", "p50", "p99", "p99.9")}
         dev = res.get("device", {})
-        ios = max(res.get("ios", 0), 1)
         counters = {"writes": dev.get("writes"), "fua_writes": dev.get("fua_writes"),
                     "flushes": dev.get("flushes")}
         cdf = [[frac, ns / 1000] for frac, ns in res.get("lat_cdf_ns", [])]
-    else:  # guest JSON (lat_us)
+        out = {"ios": res.get("ios"), "iops": res.get("iops"), "lat_us": lat}
+    elif "fio" in res:  # the guest's fio test: fio's own json+
+        fs = fioout.summary(res["fio"], (workload or {}).get("fio_stat", "io"))
+        delta = res.get("device", {}).get("stat_delta", {})
+        ios = max(fs["ios"], 1)
+        counters = {"writes": None, "fua_writes": None, "flushes": delta.get("flushes")}
+        cdf = [[frac, us] for frac, us in latency.thin(fs["cdf"])]
+        out = {"ios": fs["ios"], "iops": fs["iops"], "lat_us": fs["lat_us"],
+               "jobs": fioout.table(res["fio"])}
+    elif "status" in res and res.get("test") == "exec":  # a script
+        return {"ios": None, "iops": None, "lat_us": {}, "per_io": {}, "cdf_us": [],
+                "status": res["status"]}
+    else:  # a guest program (lat_us)
         lat = {k: res.get("lat_us", {}).get(k) for k in ("avg", "p50", "p99", "p99.9")}
         delta = res.get("device", {}).get("stat_delta", {})
         trace = res.get("trace", {})
-        ios = max(res.get("ios", 0), 1)
         bs = res.get("params", {}).get("bs")
         # diskstats counts an empty preflush as a write too: count data
         # writes by sectors
@@ -439,28 +755,34 @@ def summarize(res):
                        if bs and "write_sectors" in delta else None)
         counters = {"writes": data_writes, "flushes": delta.get("flushes"),
                     "fua_writes": trace.get("write_fua")}
-        cdf = res.get("lat_cdf_us", [])
-    per_io = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)
-              for k, v in counters.items()}
-    return {"ios": res.get("ios"), "iops": res.get("iops"), "lat_us": lat,
-            "per_io": per_io, "cdf_us": cdf}
+        cdf = program_cdf(res) or res.get("lat_cdf_us", [])
+        out = {"ios": res.get("ios"), "iops": res.get("iops"), "lat_us": lat}
+    out["per_io"] = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)
+                     for k, v in counters.items()}
+    out["cdf_us"] = cdf
+    return out
 
 
 def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
     """Run one cell; returns its result record."""
+    dev = cell["device"]
     rec = {"id": cell["id"], "variant": cell["variant"],
-           "device": device_name(cell["device"]), "profile": cell["profile"],
+           "device": device_name(dev), "profile": cell["profile"],
            "workload": cell["workload"]["name"], "runtime_s": runtime,
-           "fua": frontend_fua(cell["device"])}
+           "fua": guest_fua(dev)}
     host = {}
-    scmd = sim_command(cell, runtime, sim)
-    t0 = time.monotonic()
-    sres, serr = run_json(scmd, timeout or 600)
-    host["sim_s"] = round(time.monotonic() - t0, 3)
-    if sres:
-        host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
-    rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
-                  "command": shlex.join(from_root(scmd))}
+    scmd, why = sim_plan(cell, runtime, sim)
+    if scmd:
+        t0 = time.monotonic()
+        sres, serr = run_json(scmd, timeout or 600)
+        host["sim_s"] = round(time.monotonic() - t0, 3)
+        if sres:
+            host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
+        rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
+                      "command": shlex.join(from_root(scmd))}
+    else:
+        rec["sim"] = {"summary": None, "error": None, "raw": None, "command": None,
+                      "no_prediction": why}
     if guest:
         gcmd = guest_command(cell, runtime)
         t0 = time.monotonic()
@@ -477,14 +799,19 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             # kernel and initramfs builds a cold cache needs first.  Its
             # work directory goes in the cell's, which the caller removes
             # even when a timeout killed run-guest before its cleanup.
-            gres, gerr = run_json(gcmd, timeout or guest_timeout_s(cell["device"], runtime)
+            gres, gerr = run_json(gcmd, timeout or guest_timeout_s(dev, runtime)
                                   + 7200, cwd=workdir, env=dict(os.environ, TMPDIR=workdir))
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:
             run = gres.get("run", {})
             host["guest_run"] = {k: run.pop(k) for k in list(run)
                                  if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
-        rec["guest"] = {"summary": summarize(gres), "error": gerr, "raw": gres,
+            gres, gerr = decode_guest(gres)
+        try:
+            gsum = summarize(gres, cell["workload"])
+        except fioout.Malformed as e:
+            gsum, gerr = None, f"fio's output: {e}"
+        rec["guest"] = {"summary": gsum, "error": gerr, "raw": gres,
                         "command": rerun_command(cell, runtime)}
     rec["host"] = host
     return rec

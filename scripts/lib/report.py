@@ -1,22 +1,29 @@
 """Experiment reports: report.json (versioned), report.md and SVG plots.
 
 The plots are plain SVG written here, so a report needs nothing beyond the
-Python standard library.
+Python standard library.  Latency is drawn as a percentile plot, as fio's
+and HdrHistogram's are: latency on a log axis against 1/(1-p) on a log
+axis, so 90%, 99%, 99.9% ... are equally spaced and the tail is visible.
 """
 import html
 import json
+import math
 import os
 
 from experiment import REPORT_VERSION
 
 METRICS = (("iops", "IOPS"), ("avg", "avg (us)"), ("p50", "p50 (us)"),
            ("p99", "p99 (us)"), ("p99.9", "p99.9 (us)"))
+NO_SIM = "no sim prediction"
+COLOURS = ("#1f77b4", "#d62728", "#aec7e8", "#ff9896")
+FONT_PX = 12
+CHAR_PX = 6.6   # a sans-serif character at 12 px, for laying out labels
 
 
 def metric(summary, key):
     if not summary:
         return None
-    return summary["iops"] if key == "iops" else summary["lat_us"].get(key)
+    return summary.get("iops") if key == "iops" else (summary.get("lat_us") or {}).get(key)
 
 
 def fmt(v):
@@ -46,105 +53,183 @@ def _summ(cell, side):
     return cell.get(side, {}).get("summary") if cell else None
 
 
+def _no_sim(cell):
+    return bool(cell and (cell.get("sim") or {}).get("no_prediction"))
+
+
 # ---- SVG ------------------------------------------------------------------
 
 def _svg(w, h, body):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-            f'font-family="sans-serif" font-size="12">\n'
-            f'<rect width="{w}" height="{h}" fill="white"/>\n{body}</svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+            f'font-family="sans-serif" font-size="{FONT_PX}">\n'
+            f'<rect width="{w:.0f}" height="{h:.0f}" fill="white"/>\n{body}</svg>\n')
+
+
+def _text(x, y, s, anchor="start", extra=""):
+    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{extra}>'
+            f'{html.escape(s)}</text>')
+
+
+def log_ticks(lo, hi):
+    """Decade ticks covering [lo, hi], with 2 and 5 between them when the
+    range is short enough for their labels to fit."""
+    a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    steps = (1, 2, 5) if b - a <= 3 else (1,)
+    return [m * 10 ** e for e in range(a, b + 1) for m in steps
+            if lo <= m * 10 ** e <= hi * 1.0001] or [lo, hi]
+
+
+def _legend(names, x0, y0, width):
+    """Legend entries in rows that fit width: (svg, height used)."""
+    out, x, y = [], x0, y0
+    for name, colour in names:
+        w = 22 + CHAR_PX * len(name) + 16
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + 16
+        out.append(f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="4" '
+                   f'fill="{colour}"/>' + _text(x + 20, y, name))
+        x += w
+    return "\n".join(out), y - y0 + 16
 
 
 def bar_chart(title, labels, series, path):
-    """series: [(name, colour, [value or None per label])]; log scale."""
-    import math
-    w, h, left, bottom, top = max(640, 120 + 90 * len(labels)), 380, 70, 110, 40
+    """series: [(name, colour, [value or None per label])]; log scale.
+    Labels are turned 45 degrees and the plot is as tall as the longest
+    needs, so none runs into the legend or the next one."""
     vals = [v for _, _, vs in series for v in vs if v]
     if not vals:
         return False
+    slot = 90
+    w = max(640, 120 + slot * len(labels))
+    left, top, ph = 70, 40, 230
+    label_px = max(CHAR_PX * len(lab) for lab in labels) * 0.71 + 14
+    legend, legend_h = _legend([(n, c) for n, c, _ in series], left, 0, w - left - 20)
+    h = top + ph + label_px + legend_h + 20
     lo = 10 ** math.floor(math.log10(min(vals)))
     hi = 10 ** math.ceil(math.log10(max(vals)))
     span = math.log10(hi) - math.log10(lo) or 1
-    ph = h - bottom - top
 
     def y(v):
         return top + ph - ph * (math.log10(v) - math.log10(lo)) / span
-    out = [f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">'
-           f'{html.escape(title)}</text>']
-    d = lo
-    while d <= hi * 1.0001:
+    out = [_text(w / 2, 20, title, "middle", ' font-size="14"')]
+    for d in log_ticks(lo, hi):
         out.append(f'<line x1="{left}" x2="{w - 20}" y1="{y(d):.1f}" y2="{y(d):.1f}" '
-                   f'stroke="#ddd"/><text x="{left - 5}" y="{y(d) + 4:.1f}" '
-                   f'text-anchor="end">{d:g}</text>')
-        d *= 10
+                   f'stroke="#ddd"/>' + _text(left - 5, y(d) + 4, f"{d:g}", "end"))
     bw = 70 / max(len(series), 1)
     for i, lab in enumerate(labels):
-        x0 = left + 15 + i * 90
+        x0 = left + 15 + i * slot
         for k, (_, colour, vs) in enumerate(series):
             v = vs[i]
             if v:
                 out.append(f'<rect x="{x0 + k * bw:.1f}" y="{y(v):.1f}" width="{bw - 2:.1f}" '
                            f'height="{top + ph - y(v):.1f}" fill="{colour}"/>')
-        out.append(f'<text transform="translate({x0 + 35},{h - bottom + 12}) rotate(35)" '
-                   f'font-size="10">{html.escape(lab)}</text>')
-    for k, (name, colour, _) in enumerate(series):
-        out.append(f'<rect x="{left + 10 + k * 130}" y="{h - 22}" width="12" height="12" '
-                   f'fill="{colour}"/><text x="{left + 26 + k * 130}" y="{h - 12}">'
-                   f'{html.escape(name)}</text>')
+        out.append(f'<text transform="translate({x0 + 35:.1f},{top + ph + 14:.1f}) rotate(45)" '
+                   f'font-size="{FONT_PX}">{html.escape(lab)}</text>')
+    out.append(f'<g transform="translate(0,{top + ph + label_px + 14:.1f})">{legend}</g>')
     with open(path, "w") as f:
         f.write(_svg(w, h, "\n".join(out)))
     return True
 
 
-def cdf_chart(title, curves, path):
-    """curves: [(name, colour, [(latency_us, fraction)])]; log x axis."""
-    import math
-    pts = [p for _, _, c in curves for p in c if p[0]]
+def percentile_chart(title, curves, path):
+    """curves: [(name, colour, [(fraction, latency_us)])]: latency (log)
+    against the percentile on a 1/(1-p) log axis, to the last percentile
+    the samples resolve."""
+    curves = [(n, c, [(f, us) for f, us in pts if us and us > 0]) for n, c, pts in curves]
+    pts = [p for _, _, c in curves for p in c]
     if not pts:
         return False
-    w, h, left, bottom, top, right = 560, 340, 60, 50, 40, 20
-    lo = 10 ** math.floor(math.log10(min(p[0] for p in pts)))
-    hi = 10 ** math.ceil(math.log10(max(p[0] for p in pts)))
-    span = math.log10(hi) - math.log10(lo) or 1
-    pw, ph = w - left - right, h - top - bottom
+    w, left, right, top, ph = 620, 70, 20, 40, 260
+    pw = w - left - right
+    # the x range: up to the finest fraction any curve resolves below 1
+    tail = max((1 / (1 - f) for f, _ in pts if f < 1), default=10)
+    xmax = 10 ** max(1, math.ceil(math.log10(tail) - 1e-9))
+    lo = 10 ** math.floor(math.log10(min(us for _, us in pts)))
+    hi = 10 ** math.ceil(math.log10(max(us for _, us in pts)))
+    yspan = math.log10(hi) - math.log10(lo) or 1
+    xspan = math.log10(xmax)
 
-    def xy(lat, frac):
-        return (left + pw * (math.log10(lat) - math.log10(lo)) / span,
-                top + ph * (1 - frac))
-    out = [f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">'
-           f'{html.escape(title)}</text>',
-           f'<text x="{w / 2}" y="{h - 8}" text-anchor="middle">latency (us)</text>']
-    d = lo
-    while d <= hi * 1.0001:
-        x, _ = xy(d, 0)
-        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + ph}" stroke="#ddd"/>'
-                   f'<text x="{x:.1f}" y="{top + ph + 15}" text-anchor="middle">{d:g}</text>')
-        d *= 10
-    for f in (0, 0.5, 0.9, 1):
-        _, yy = xy(lo, f)
-        out.append(f'<text x="{left - 5}" y="{yy + 4:.1f}" text-anchor="end">{f:g}</text>')
-    for k, (name, colour, c) in enumerate(curves):
-        c = [p for p in c if p[0]]
+    def xy(frac, us):
+        x = min(1 / (1 - frac), xmax) if frac < 1 else xmax
+        return (left + pw * math.log10(x) / xspan,
+                top + ph - ph * (math.log10(us) - math.log10(lo)) / yspan)
+    legend, legend_h = _legend([(n, c) for n, c, p in curves if p], left, 0, pw)
+    h = top + ph + 48 + legend_h
+    out = [_text(w / 2, 20, title, "middle", ' font-size="14"'),
+           _text(left + pw / 2, top + ph + 36, "percentile", "middle"),
+           _text(16, top + ph / 2, "latency (us)", "middle",
+                 f' transform="rotate(-90 16 {top + ph / 2:.1f})"')]
+    for e in range(0, round(xspan) + 1):
+        x, _ = xy(1 - 10 ** -e, lo)
+        label = "0%" if e == 0 else f"{100 - 100 / 10 ** e:.{max(e - 2, 0)}f}%"
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + ph}" '
+                   f'stroke="#ddd"/>' + _text(x, top + ph + 16, label, "middle"))
+    for d in log_ticks(lo, hi):
+        _, y = xy(0, d)
+        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'stroke="#eee"/>' + _text(left - 5, y + 4, f"{d:g}", "end"))
+    for name, colour, c in curves:
         if not c:
             continue
-        path_d = " ".join(("M" if i == 0 else "L") + "%.1f,%.1f" % xy(*p) for i, p in enumerate(c))
-        out.append(f'<path d="{path_d}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        out.append(f'<text x="{left + 10}" y="{top + 14 + 14 * k}" fill="{colour}">'
-                   f'{html.escape(name)}</text>')
+        # percentile p is the latency of the first point at or above p:
+        # across to each point's fraction at its latency, then up
+        steps, prev_f = [], 0.0
+        for f, us in c:
+            steps += [(prev_f, us), (f, us)]
+            prev_f = f
+        d = " ".join(("M" if i == 0 else "L") + "%.1f,%.1f" % xy(*p) for i, p in enumerate(steps))
+        out.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2"/>')
+    out.append(f'<g transform="translate(0,{top + ph + 58:.1f})">{legend}</g>')
     with open(path, "w") as f:
         f.write(_svg(w, h, "\n".join(out)))
     return True
 
 
 def cdf_points(summary):
+    """[(fraction, us)] for a percentile plot: the cell's CDF, or (results
+    written before there was one) its three percentiles."""
     if not summary:
         return []
     if summary.get("cdf_us"):
-        return [(us, frac) for frac, us in summary["cdf_us"]]
-    lat = summary["lat_us"]
-    return [(lat.get("p50"), 0.5), (lat.get("p99"), 0.99), (lat.get("p99.9"), 0.999)]
+        return [(frac, us) for frac, us in summary["cdf_us"]]
+    lat = summary.get("lat_us") or {}
+    return [(f, lat[k]) for f, k in ((0.5, "p50"), (0.99, "p99"), (0.999, "p99.9"))
+            if lat.get(k)]
 
 
 # ---- report -----------------------------------------------------------------
+
+def fio_table(cell):
+    """The per-job (or group) fio stats of a cell's guest run."""
+    jobs = (_summ(cell, "guest") or {}).get("jobs")
+    if not jobs:
+        return []
+    md = [f"fio, `{cell['id']}`:", "",
+          "| job | stat | ios | IOPS | MB/s | avg (us) | p50 | p99 | p99.9 |",
+          "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in jobs:
+        bw = r["bw_bytes"] / 1e6 if r.get("bw_bytes") is not None else None
+        lat = r["lat_us"]
+        md.append(f"| {r['job']} | {r['stat']} | {r['ios']:,} | {fmt(r['iops'])} | {fmt(bw)} | "
+                  + " | ".join(fmt(lat.get(k)) for k in ("avg", "p50", "p99", "p99.9")) + " |")
+    return md + [""]
+
+
+def script_result(cell):
+    """A command test's status and the head of its output."""
+    g = cell.get("guest") or {}
+    raw, s = g.get("raw") or {}, g.get("summary") or {}
+    if "status" not in s:
+        return []
+    md = [f"script `{cell['id']}`: exit status {s['status']}", ""]
+    for stream in ("stdout", "stderr"):
+        text = raw.get(stream, "")
+        if text:
+            lines = text.splitlines()
+            md += [f"{stream} ({len(lines)} lines{', first 20' if len(lines) > 20 else ''}):",
+                   "", "```", *lines[:20], "```", ""]
+    return md
+
 
 def write(outdir, exp, cells, meta):
     os.makedirs(outdir, exist_ok=True)
@@ -160,23 +245,28 @@ def write(outdir, exp, cells, meta):
 
     md = [f"# {exp['name']}", "", exp.get("description", ""), ""]
     md += [f"- {k}: {v}" for k, v in sorted(meta.items())] + [""]
-    labels, series_b, series_p, series_bs, series_ps = [], [], [], [], []
+    kernels = sorted(exp.get("kernels", {}).items())
+    md += [f"- kernel {k} declares: {', '.join(d) or 'nothing'}" for k, d in kernels]
+    md += [""] if kernels else []
+    labels, bars = [], [[], [], [], []]
     for wl, prof, dev, b, p in pair_rows(exp, cells):
         base, patched = b["variant"] if b else "?", p["variant"] if p else "?"
+        no_sim = _no_sim(b) or _no_sim(p)
         md += [f"## {wl} on {prof}, {dev}", "",
                f"| | {base} (guest) | {patched} (guest) | ratio | {base} (sim) | "
                f"{patched} (sim) | ratio |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for key, name in METRICS:
             gb, gp = metric(_summ(b, "guest"), key), metric(_summ(p, "guest"), key)
             sb, sp = metric(_summ(b, "sim"), key), metric(_summ(p, "sim"), key)
-            md.append(f"| {name} | {fmt(gb)} | {fmt(gp)} | {ratio(gb, gp)} | {fmt(sb)} | "
-                      f"{fmt(sp)} | {ratio(sb, sp)} |")
+            sims = (f"{NO_SIM} | {NO_SIM} | |" if no_sim else
+                    f"{fmt(sb)} | {fmt(sp)} | {ratio(sb, sp)} |")
+            md.append(f"| {name} | {fmt(gb)} | {fmt(gp)} | {ratio(gb, gp)} | {sims}")
         for cname in ("writes", "fua_writes", "flushes"):
             vals = []
             for c in (b, p):
                 for side in ("guest", "sim"):
                     s = _summ(c, side)
-                    vals.append(s["per_io"].get(cname) if s else None)
+                    vals.append((s.get("per_io") or {}).get(cname) if s else None)
             md.append(f"| {cname} per I/O | {fmt(vals[0])} | {fmt(vals[2])} | | "
                       f"{fmt(vals[1])} | {fmt(vals[3])} | |")
         seed = exp.get("seed", {})
@@ -188,34 +278,36 @@ def write(outdir, exp, cells, meta):
                 if k in sc.get(base, {}) or k in sc.get(patched, {})) + " | | | | | |")
         md.append("")
         for c in (b, p):
+            if c:
+                md += fio_table(c) + script_result(c)
+        for c in (b, p):
             if not c:
                 continue
             for side in ("guest", "sim"):
-                if side in c:
-                    err = c[side].get("error")
-                    md.append(f"- `{c['id']}` {side}: " + (f"**failed**: {err}" if err else
-                              f"`{c[side]['command']}`"))
+                if side not in c:
+                    continue
+                err = c[side].get("error")
+                why = c[side].get("no_prediction")
+                md.append(f"- `{c['id']}` {side}: " + (
+                    f"**failed**: {err}" if err else f"{NO_SIM} ({why})" if why else
+                    f"`{c[side]['command']}`"))
         md.append("")
-        label = f"{wl} {dev}"
-        labels.append(label)
-        series_b.append(metric(_summ(b, "guest"), "iops"))
-        series_p.append(metric(_summ(p, "guest"), "iops"))
-        series_bs.append(metric(_summ(b, "sim"), "iops"))
-        series_ps.append(metric(_summ(p, "sim"), "iops"))
+        labels.append(f"{wl} {dev}")
+        for i, (c, side) in enumerate(((b, "guest"), (p, "guest"), (b, "sim"), (p, "sim"))):
+            bars[i].append(metric(_summ(c, side), "iops"))
         slug = f"cdf-{wl}-{prof}-{dev}".replace("/", "_")
-        curves = [(f"{base} guest", "#1f77b4", cdf_points(_summ(b, "guest"))),
-                  (f"{patched} guest", "#d62728", cdf_points(_summ(p, "guest"))),
-                  (f"{base} sim", "#aec7e8", cdf_points(_summ(b, "sim"))),
-                  (f"{patched} sim", "#ff9896", cdf_points(_summ(p, "sim")))]
-        if cdf_chart(f"latency, {wl} on {prof}, {dev}", curves,
-                     os.path.join(outdir, slug + ".svg")):
-            md += [f"![latency CDF]({slug}.svg)", ""]
+        curves = [(f"{c['variant']} {side}", COLOURS[i], cdf_points(_summ(c, side)))
+                  for i, (c, side) in enumerate(((b, "guest"), (p, "guest"),
+                                                 (b, "sim"), (p, "sim"))) if c]
+        if percentile_chart(f"latency by percentile, {wl} on {prof}, {dev}", curves,
+                            os.path.join(outdir, slug + ".svg")):
+            md += [f"![latency by percentile]({slug}.svg)", ""]
     names = [p for pair in exp["pairs"] for p in pair]
     if bar_chart(f"{exp['name']}: IOPS", labels,
-                 [(f"{names[0]} guest", "#1f77b4", series_b),
-                  (f"{names[1]} guest", "#d62728", series_p),
-                  (f"{names[0]} sim", "#aec7e8", series_bs),
-                  (f"{names[1]} sim", "#ff9896", series_ps)],
+                 [(f"{names[0]} guest", COLOURS[0], bars[0]),
+                  (f"{names[1]} guest", COLOURS[1], bars[1]),
+                  (f"{names[0]} sim", COLOURS[2], bars[2]),
+                  (f"{names[1]} sim", COLOURS[3], bars[3])],
                  os.path.join(outdir, "iops.svg")):
         md += ["![IOPS](iops.svg)", ""]
     with open(os.path.join(outdir, "report.md"), "w") as f:

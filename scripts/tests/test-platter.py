@@ -154,13 +154,35 @@ def test_merge_of_a_cells_subset(tmp):
     assert p.returncode == 1 and "cells in no part: seq." in p.stderr, p.stderr
 
 
+def key(script, *args):
+    return subprocess.run([os.path.join(ROOT, "scripts", script), *args, "--print-key"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def fake_cache(cache, variants=("base", "fops")):
+    """Cache entries, under this checkout's keys, for the kernels and the
+    initramfs: compare's builds find them and build nothing."""
+    for v in variants:
+        d = os.path.join(cache, "kernel", "out", f"{v}-{key('build-kernel', v)}")
+        os.makedirs(d)
+        for name, text in (("bzImage", "fake\n"), ("config", "CONFIG_BLOCK=y\n"),
+                           ("info", f"variant={v}\n")):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+    for args in ((), ("--fio",)):
+        d = os.path.join(cache, "initramfs", key("build-initramfs", *args))
+        os.makedirs(d)
+        open(os.path.join(d, "initramfs.cpio"), "w").close()
+
+
 def test_compare_leaves_nothing_behind(tmp):
     # a guest cell makes a sparse 200 GiB image and run-guest a work
     # directory: both go, also when the guest fails (here at once: no QEMU)
     scratch = os.path.join(tmp, "scratch")
     os.mkdir(scratch)
+    fake_cache(os.path.join(tmp, "cache"))
     env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU="/nonexistent/qemu",
-               PLATTER_CACHE="/proc/platter-no-cache")
+               PLATTER_CACHE=os.path.join(tmp, "cache"))
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
                         "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
@@ -168,6 +190,33 @@ def test_compare_leaves_nothing_behind(tmp):
     doc = json.load(open(os.path.join(tmp, "o", "report.json")))
     assert all("not executable" in c["guest"]["error"] for c in doc["cells"]), doc["cells"]
     assert os.listdir(scratch) == [], os.listdir(scratch)
+
+
+def test_builds_before_cells(tmp):
+    # compare builds each kernel and the initramfs once, before any cell:
+    # a build that fails stops it with one line, and no cell runs
+    env = dict(os.environ, PLATTER_QEMU="/nonexistent/qemu",
+               PLATTER_CACHE=os.path.join(tmp, "empty-cache-file"))
+    open(env["PLATTER_CACHE"], "w").close()   # not a directory: every build fails
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                        "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 1, p.stderr
+    assert "platter: [build 1/3] kernel base ..." in p.stderr, p.stderr
+    assert p.stderr.strip().splitlines()[-1].startswith(
+        "platter: building the kernel base failed"), p.stderr
+    assert not os.path.exists(os.path.join(tmp, "o", "report.json"))
+    # with the cache holding them, every step is ready and the cells run
+    fake_cache(os.path.join(tmp, "cache"))
+    env["PLATTER_CACHE"] = os.path.join(tmp, "cache")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                        "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
+                       capture_output=True, text=True, env=env)
+    steps = [ln for ln in p.stderr.splitlines() if ": ready (" in ln]
+    assert [ln.split("] ")[1].split(":")[0] for ln in steps] == \
+        ["kernel base", "kernel fops", "initramfs"], p.stderr
+    first_cell = p.stderr.index("[1/2]")
+    assert all(p.stderr.index(ln) < first_cell for ln in steps), p.stderr
 
 
 def test_progress_line_without_figures(tmp):
@@ -192,5 +241,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
          ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
+         ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("progress line without figures", test_progress_line_without_figures)],
         with_tmpdir=True)

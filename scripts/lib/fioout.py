@@ -1,0 +1,114 @@
+"""fio's --output-format=json+ output, read with Python's json: the stats
+of every job (or group, with group_reporting) for read, write, trim and
+sync, and one summary for a cell.
+
+A cell's summary is the stat its workload names (fio_stat): "io" (read,
+write and trim together: IOPS summed over jobs, latency percentiles from
+their merged completion-latency bins), one of "read", "write", "trim", or
+"sync" (the fsync/fdatasync calls: their count over the job's runtime and
+their latency bins).
+"""
+import json
+
+import latency
+
+DIRS = ("read", "write", "trim")
+STATS = ("io",) + DIRS + ("sync",)
+
+
+class Malformed(ValueError):
+    pass
+
+
+def parse(text):
+    """The JSON document in fio's output file.  fio may print notes before
+    it (e.g. about iodepth and sync engines): the document starts at the
+    first line that opens an object."""
+    start = 0 if text.startswith("{") else text.find("\n{") + 1
+    if not text.strip() or (start == 0 and not text.startswith("{")):
+        raise Malformed("no JSON object in fio's output")
+    try:
+        doc = json.loads(text[start:])
+    except json.JSONDecodeError as e:
+        raise Malformed(f"fio's output is not JSON: {e}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):
+        raise Malformed("fio's output has no 'jobs' list")
+    return doc
+
+
+def _lat(stat, key):
+    """(histogram, mean_ns, N) of a fio latency object."""
+    lat = stat.get(key) or {}
+    return (latency.from_fio_bins(lat.get("bins")), lat.get("mean", 0.0),
+            int(lat.get("N", 0)))
+
+
+def direction(job, name):
+    """One job's stats for read, write, trim or sync, or None when it did
+    none of those."""
+    st = job.get(name) or {}
+    ios = int(st.get("total_ios", 0))
+    if not ios:
+        return None
+    if name == "sync":
+        hist, mean, n = _lat(st, "lat_ns")
+        runtime_ms = max(int((job.get(d) or {}).get("runtime", 0)) for d in DIRS) or \
+            int(job.get("job_runtime", 0))
+        iops = ios * 1000 / runtime_ms if runtime_ms else None
+        bw = None
+    else:
+        hist, mean, n = _lat(st, "clat_ns")
+        runtime_ms, iops, bw = int(st.get("runtime", 0)), st.get("iops"), st.get("bw_bytes")
+    return {"ios": ios, "iops": iops, "bw_bytes": bw, "runtime_ms": runtime_ms,
+            "hist": hist, "mean_ns": mean, "n": n}
+
+
+def jobs(doc):
+    """[(job name, groupid, {stat: direction stats})] in fio's order."""
+    out = []
+    for job in doc["jobs"]:
+        if not isinstance(job, dict):
+            raise Malformed("a fio job entry is not an object")
+        dirs = {d: direction(job, d) for d in DIRS + ("sync",)}
+        out.append((str(job.get("jobname", "?")), job.get("groupid", 0),
+                    {d: s for d, s in dirs.items() if s}))
+    return out
+
+
+def lat_us(stats):
+    """avg and percentiles (us) over several direction stats."""
+    hist = latency.merge(*(s["hist"] for s in stats))
+    n = sum(s["n"] for s in stats)
+    avg = sum(s["mean_ns"] * s["n"] for s in stats) / n / 1000 if n else None
+    pct = {k: latency.percentile(hist, p) for k, p in (("p50", 50), ("p99", 99),
+                                                       ("p99.9", 99.9))}
+    return ({"avg": round(avg, 3) if avg is not None else None,
+             **{k: (v / 1000 if v is not None else None) for k, v in pct.items()}},
+            hist)
+
+
+def summary(doc, stat="io"):
+    """The cell's figures: ios, iops, lat_us, cdf (fraction, us)."""
+    picked = []
+    for _, _, dirs in jobs(doc):
+        for d, s in dirs.items():
+            if d == stat or (stat == "io" and d in DIRS):
+                picked.append(s)
+    lat, hist = lat_us(picked)
+    iops = [s["iops"] for s in picked if s["iops"] is not None]
+    return {"ios": sum(s["ios"] for s in picked),
+            "iops": round(sum(iops), 3) if iops else None,
+            "lat_us": lat, "cdf": latency.cdf(hist)}
+
+
+def table(doc):
+    """Rows for the report: one per job (or group) and stat it did."""
+    rows = []
+    for name, group, dirs in jobs(doc):
+        for d in DIRS + ("sync",):
+            if d in dirs:
+                s = dirs[d]
+                lat, _ = lat_us([s])
+                rows.append({"job": name, "group": group, "stat": d, "ios": s["ios"],
+                             "iops": s["iops"], "bw_bytes": s["bw_bytes"], "lat_us": lat})
+    return rows

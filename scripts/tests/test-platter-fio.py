@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""fio jobs from anywhere, on the host: job files checked before a guest
+starts, and fio's json+ output (made here by the host's own fio on a file,
+the same Debian fio the guest runs) read with Python's json into the stats
+the report shows.  Prints TAP.  usage: test-platter-fio.py FIO PLATTER_SIM"""
+import base64
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402
+import experiment  # noqa: E402
+import fiojob  # noqa: E402
+import fioout  # noqa: E402
+import latency  # noqa: E402
+
+FIO, SIM = sys.argv[1], sys.argv[2]
+ROOT = experiment.ROOT
+PLATTER = os.path.join(ROOT, "scripts", "platter")
+
+# Two job sections of different rw modes, fsync in one: nothing platter
+# writes for itself, and no path of its own (platter adds --directory).
+JOB = """; a user's job: random writes with fsync, and random reads
+[global]
+ioengine=psync
+bs=4k
+size=2m
+direct=0
+
+[writer]
+rw=randwrite
+fsync=8
+
+[reader]
+rw=randread
+"""
+
+
+def run_fio(tmp, job_text, *extra):
+    job = os.path.join(tmp, "user.fio")
+    with open(job, "w") as f:
+        f.write(job_text)
+    out = os.path.join(tmp, "fio.json")
+    p = subprocess.run([FIO, "--eta=never", "--output-format=json+", f"--output={out}",
+                        f"--directory={tmp}", "--runtime=5", *extra, job],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    with open(out) as f:
+        return job, f.read()
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def refused(path, fs, needle):
+    try:
+        fiojob.check(path, fs, "w")
+    except SystemExit as e:
+        assert needle in str(e), str(e)
+        assert "\n" not in str(e)
+        return
+    raise AssertionError(f"{path} on {fs} was accepted")
+
+
+def test_job_checks(tmp):
+    ok = fiojob.check(write(os.path.join(tmp, "a.fio"), JOB), "ext4", "w")
+    assert ok == {"jobs": ["writer", "reader"], "sets_runtime": False}, ok
+    # names inside the test file system stay allowed
+    fiojob.check(write(os.path.join(tmp, "b.fio"),
+                       "[x]\nfilename=data:more\nrw=read\n[y]\ndirectory=/mnt\n"
+                       "filename=/mnt/sub/f\nruntime=3\n"), "xfs", "w")
+    for text, fs, needle in (
+            ("[x]\nfilename=/dev/sda\n", "none", "b.fio:2: 'filename=/dev/sda': platter "
+                                                 "points fio at the test device itself"),
+            ("[x]\ndirectory=/tmp\n", "xfs", "'directory=/tmp'"),
+            ("[x]\ndirectory=/mnt/../tmp\n", "ext4", "file system is at /mnt"),
+            ("[x]\nfilename=/tmp/f\n", "ext4", "'/tmp/f' is not on the test file system"),
+            ("[x]\nfilename=../f\n", "ext4", "'../f' leaves the test file system"),
+            ("[x]\nfilename=${HOME}/f\n", "ext4", "from the environment cannot be checked"),
+            ("[x]\ndirectory=/mnt\n", "none", "a raw-device job has no directory"),
+            ("[global]\nbs=4k\n", "none", "no job section"),
+            ("bs=4k\n[x]\n", "none", "b.fio:1: 'bs=4k' comes before any [section]"),
+            ("[x]\ninclude other.fio\n", "none", "b.fio:2: 'include'"),
+            ("[x]\nread_iolog=trace.log\n", "none", "reads a file the guest does not have")):
+        refused(write(os.path.join(tmp, "b.fio"), text), fs, needle)
+    refused(os.path.join(tmp, "missing.fio"), "none", "no such file")
+    with open(os.path.join(tmp, "bin.fio"), "wb") as f:
+        f.write(b"[x]\n\xff\xfe\n")
+    refused(os.path.join(tmp, "bin.fio"), "none", "not UTF-8")
+
+
+def test_output_stats(tmp):
+    _, text = run_fio(tmp, JOB)
+    doc = fioout.parse(text)
+    raw = json.loads(text)
+    jobs = fioout.jobs(doc)
+    assert [j[0] for j in jobs] == ["writer", "reader"], jobs
+    writer, reader = jobs[0][2], jobs[1][2]
+    assert set(writer) == {"write", "sync"} and set(reader) == {"read"}, (writer, reader)
+    w = raw["jobs"][0]["write"]
+    assert writer["write"]["ios"] == w["total_ios"] == 512
+    # fsync=8: one fsync per 8 writes (fio counts 63 of the 64)
+    nsync = raw["jobs"][0]["sync"]["total_ios"]
+    assert writer["sync"]["ios"] == nsync and 63 <= nsync <= 64, (writer["sync"], nsync)
+    # percentiles from the bins are fio's own (nearest rank over the same bins)
+    for stat, dirs, key in (("write", writer, "clat_ns"), ("read", reader, "clat_ns")):
+        mine = fioout.lat_us([dirs[stat]])[0]
+        j = raw["jobs"][0 if stat == "write" else 1][stat][key]
+        for k, p in (("p50", "50.000000"), ("p99", "99.000000"), ("p99.9", "99.900000")):
+            assert mine[k] == j["percentile"][p] / 1000, (stat, k, mine, j["percentile"])
+        assert abs(mine["avg"] - j["mean"] / 1000) < 1e-3, (mine, j["mean"])
+    sync = fioout.lat_us([writer["sync"]])[0]
+    assert sync["p99"] == raw["jobs"][0]["sync"]["lat_ns"]["percentile"]["99.000000"] / 1000
+    # a cell's summary: the stat its workload names
+    s_io = fioout.summary(doc, "io")
+    assert s_io["ios"] == 1024 and abs(s_io["iops"] - (w["iops"] + raw["jobs"][1]["read"]["iops"])) < 1e-3
+    s_sync = fioout.summary(doc, "sync")
+    assert s_sync["ios"] == nsync and s_sync["lat_us"]["p50"] == sync["p50"]
+    assert s_io["cdf"][-1][0] == 1.0 and all(a[1] <= b[1] for a, b in zip(s_io["cdf"], s_io["cdf"][1:]))
+    rows = fioout.table(doc)
+    assert [(r["job"], r["stat"]) for r in rows] == [("writer", "write"), ("writer", "sync"),
+                                                     ("reader", "read")], rows
+
+
+def test_group_reporting_and_notes(tmp):
+    # group_reporting: one entry for the group; notes before the JSON are skipped
+    _, text = run_fio(tmp, JOB.replace("[global]", "[global]\ngroup_reporting=1\nnumjobs=2"))
+    doc = fioout.parse("note: both iodepth >= 1 and synchronous I/O engine are selected\n" + text)
+    jobs = fioout.jobs(doc)
+    assert len(jobs) == 1 and set(jobs[0][2]) == {"read", "write", "sync"}, jobs
+    assert jobs[0][2]["write"]["ios"] == 1024 and jobs[0][2]["read"]["ios"] == 1024
+    for bad_text in ("", "fio: no such file\n", "{\"jobs\": 5}", "{\"jobs\": [1]}"):
+        try:
+            fioout.jobs(fioout.parse(bad_text))
+        except fioout.Malformed:
+            continue
+        raise AssertionError(f"{bad_text!r} was read as fio output")
+
+
+def test_guest_transport(tmp):
+    # what the guest's fio test sends (gzip + base64 in one JSON string)
+    # comes back as fio's own document, and summarizes per the workload
+    _, text = run_fio(tmp, JOB)
+    res = {"version": 1, "test": "fio", "device": {"stat_delta": {"flushes": 70}},
+           "fio_json_gz_b64": base64.b64encode(gzip.compress(text.encode())).decode()}
+    res, err = experiment.decode_guest(res)
+    assert err is None and "fio_json_gz_b64" not in res and res["fio"] == json.loads(text)
+    s = experiment.summarize(res, {"name": "w", "fio": "user.fio", "fio_stat": "write"})
+    assert s["ios"] == 512 and s["per_io"]["flushes"] == round(70 / 512, 3), s
+    assert [j["stat"] for j in s["jobs"]] == ["write", "sync", "read"]
+    bad, err = experiment.decode_guest({"fio_json_gz_b64": "not base64!"})
+    assert bad is None and "does not decode" in err, err
+
+
+def test_histogram_math(_tmp):
+    h = latency.from_pairs([[1000, 1], [2000, 2], [3000, 96], [9000, 1]])
+    assert latency.count(h) == 100
+    assert latency.percentile(h, 50) == 3000 and latency.percentile(h, 1) == 1000
+    assert latency.percentile(h, 99) == 3000 and latency.percentile(h, 99.01) == 9000
+    assert latency.cdf(h) == [(0.01, 1.0), (0.03, 2.0), (0.99, 3.0), (1.0, 9.0)]
+    many = [(i / 5000, 10 + i * 0.01) for i in range(1, 5001)]
+    thin = latency.thin(many, 200)
+    assert len(thin) <= 2 * 200 + 1 and thin[-1] == many[-1], len(thin)
+
+
+def test_compare_with_a_job_file(tmp):
+    # compare --workloads takes a job file by host path, any rw mode;
+    # the sim has no equivalent and the report says so
+    job = write(os.path.join(tmp, "mine.fio"), JOB)
+    out = os.path.join(tmp, "o")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM,
+                        "--runtime", "0.1", "--cells", "*.nvme.*", "--workloads",
+                        f"seq,{job}", "--fs", "ext4", "--out", out],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    doc = json.load(open(os.path.join(out, "report.json")))
+    ids = sorted(c["id"] for c in doc["cells"])
+    assert ids == ["mine.st20000nm007d.nvme.base", "mine.st20000nm007d.nvme.fops",
+                   "seq.st20000nm007d.nvme.base", "seq.st20000nm007d.nvme.fops"], ids
+    mine = next(c for c in doc["cells"] if c["id"].startswith("mine."))
+    assert mine["sim"]["no_prediction"].startswith("a fio job file"), mine["sim"]
+    md = open(os.path.join(out, "report.md")).read()
+    assert "no sim prediction" in md, md
+    # the spec in the report names the job as given, relative to the experiment
+    wl = next(w for w in doc["spec"]["workloads"] if w["name"] == "mine")
+    assert wl["fs"] == "ext4" and os.path.normpath(os.path.join(
+        experiment.EXPERIMENTS, wl["fio"])) == job, wl
+    cell = next(c for c in experiment.cells(experiment.load("seed-fops"))
+                if c["id"] == "seq.st20000nm007d.nvme.base")
+    spec = experiment.check_experiment(doc["spec"], "r", base_dir=experiment.EXPERIMENTS)
+    c = next(c for c in experiment.cells(spec) if c["id"] == "mine.st20000nm007d.nvme.base")
+    cmd = experiment.guest_command(c, 1)
+    assert cmd[cmd.index("--guest-file") + 1] == job
+    assert cmd[cmd.index("fio") + 1:] == ["--", "--job-file", "mine.fio", "--fs", "ext4",
+                                          "--runtime", "1"], cmd
+    assert "--guest-file" not in experiment.guest_command(cell, 1)
+
+
+tap.run([("fio job files: paths kept on the test target", test_job_checks),
+         ("fio json+ output: per-job read, write and sync stats from the bins",
+          test_output_stats),
+         ("fio json+ output: group_reporting, notes before the JSON, malformed output",
+          test_group_reporting_and_notes),
+         ("the guest's fio result decodes and summarizes", test_guest_transport),
+         ("latency histograms: percentiles and CDFs", test_histogram_math),
+         ("compare --workloads with a job file: no sim prediction", test_compare_with_a_job_file)],
+        with_tmpdir=True)
