@@ -156,12 +156,18 @@ def guest_tests():
     return sorted(os.listdir(os.path.join(ROOT, "guest-tests", "initramfs", "tests")))
 
 
-def check_profile(v, where):
-    """A profile shipped in hw-model/profiles or a profile file."""
-    names = sorted(f[:-8] for f in os.listdir(os.path.join(ROOT, "hw-model", "profiles"))
-                   if f.endswith(".profile"))
-    if not isinstance(v, str) or (v not in names and not os.path.isfile(v)) or \
-            re.search(r"[,\s]", v):
+def profile_names():
+    return sorted(f[:-8] for f in os.listdir(os.path.join(ROOT, "hw-model", "profiles"))
+                  if f.endswith(".profile"))
+
+
+def check_profile(v, where, base_dir=""):
+    """A profile shipped in hw-model/profiles or a profile file (relative
+    to base_dir; None: a spec read back from a report, not run, whose
+    files may be elsewhere)."""
+    names = profile_names()
+    if not isinstance(v, str) or re.search(r"[,\s]", v) or v not in names and \
+            base_dir is not None and not os.path.isfile(host_path(v, base_dir)):
         bad(where, f"{v!r:.60} is not a profile ({', '.join(names)}, or a file path "
                    "without commas or spaces)")
     return v
@@ -209,7 +215,7 @@ def check_frontend_props(props, where):
                        "'_', '.', ':', '-')")
 
 
-def check_devices(devices, path):
+def check_devices(devices, path, base_dir=""):
     """Each device entry: known keys (a typo would silently change the
     machine), values run-guest accepts, combinations the front end can
     show the guest."""
@@ -228,7 +234,7 @@ def check_devices(devices, path):
         if "name" in dev:
             check_name(dev["name"], f"{path}: device name")
         if "profile" in dev:
-            check_profile(dev["profile"], f"{path}: device profile")
+            check_profile(dev["profile"], f"{path}: device profile", base_dir)
         if "frontend_props" in dev:
             check_frontend_props(dev["frontend_props"], f"{path}: device")
         if "dpofua" in dev and dev["frontend"] != "scsi-hd":
@@ -425,17 +431,23 @@ def check_experiment(spec, where, base_dir=None):
         check_list(declares, f"{where}: kernels.{k}",
                    lambda d, w: choices(w, d, tuple(KERNEL_DECLARES)), nonempty=False)
     check_list(spec["devices"], f"{where}: devices")
-    check_devices(spec["devices"], where)
+    check_devices(spec["devices"], where, base_dir)
     names = [device_name(d) for d in spec["devices"]]
     for i, n in enumerate(names):
         if n in names[:i]:
             bad(f"{where}: devices[{i}]", f"a second '{n}' device (cell ids name the "
                                           "device: give each entry its own 'name')")
     if "profiles" in spec:
-        check_list(spec["profiles"], f"{where}: profiles", check_profile)
+        check_list(spec["profiles"], f"{where}: profiles",
+                   lambda v, w: check_profile(v, w, base_dir))
     elif any("profile" not in d for d in spec["devices"]):
         bad(where, "missing key 'profiles' (a device without its own 'profile' runs on "
                    "each of them)")
+    labels = [profile_label(p) for p in profile_axis(spec)]
+    for i, n in enumerate(labels):
+        if n in labels[:i]:
+            bad(f"{where}: profiles", f"two profiles named '{n}' (cell ids name a "
+                                      "profile file by its name without .profile)")
     tests = guest_tests()
     check_list(spec["workloads"], f"{where}: workloads",
                lambda wl, w: check_workload(wl, w, tests, base_dir))
@@ -499,6 +511,20 @@ def profile_axis(exp):
     return out
 
 
+def profile_label(prof):
+    """A profile in cell ids: its name, or a file's name without .profile."""
+    base = os.path.basename(prof)
+    return base[:-8] if base.endswith(".profile") else base
+
+
+def profile_arg(prof, base_dir):
+    """A profile as the drive and the sim are given it: a shipped name, or
+    the file's full path (a guest cell runs in its own directory)."""
+    if prof in profile_names() or base_dir is None:
+        return prof
+    return host_path(prof, base_dir)
+
+
 def cells(exp):
     """Every cell, in a fixed order; the order decides sharding."""
     out = []
@@ -518,8 +544,10 @@ def cells(exp):
                         "profile" not in dev and prof not in exp.get("profiles", []):
                     continue
                 for v in variants:
-                    cid = f"{wl['name']}.{prof}.{device_name(dev)}.{v}"
-                    out.append({"id": cid, "variant": v, "device": dev, "profile": prof,
+                    cid = f"{wl['name']}.{profile_label(prof)}.{device_name(dev)}.{v}"
+                    out.append({"id": cid, "variant": v, "device": dev,
+                                "profile": profile_label(prof),
+                                "profile_arg": profile_arg(prof, base_dir),
                                 "workload": wl, "host_file": host_file,
                                 "declares": exp.get("kernels", {}).get(v, [])})
     return out
@@ -550,7 +578,7 @@ def guest_command(cell, runtime):
     """The run-guest command, run in a directory holding disk.img (relative,
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
-    cmd = run_guest_prefix(cell["variant"], dev, device_drive_opts(dev, cell["profile"])) + [
+    cmd = run_guest_prefix(cell["variant"], dev, device_drive_opts(dev, cell["profile_arg"])) + [
         "--expect", device_expect(dev),
         "--timeout", str(guest_timeout_s(dev, runtime))]
     if cell.get("host_file"):
@@ -631,7 +659,7 @@ def sim_plan(cell, runtime, sim):
     if kind == "fsync-append" and not write_cache(dev):
         return None, "platter-sim's fsync-append needs a write cache"
     fua = drive_fua(dev)
-    cmd = [sim, "--profile", cell["profile"], "--workload", kind,
+    cmd = [sim, "--profile", cell["profile_arg"], "--workload", kind,
            "--fua", "on" if fua else "off", "--runtime", str(runtime), "--json"]
     if not write_cache(dev):
         cmd += ["--write-cache", "off"]

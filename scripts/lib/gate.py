@@ -93,7 +93,7 @@ def judge_one(cell, ref, rule, ref_name):
         ok = change >= -pct if sign == "-" else change <= pct
         v["passed"] &= ok
         v["checks"].append(f"{metric} {a:.6g} -> {b:.6g} ({change:+.2f}%, bound {sign}{pct:g}%)"
-                           + ("" if ok else " REGRESSION"))
+                           + ("" if ok else " BEYOND THE BOUND"))
     return v
 
 

@@ -13,13 +13,19 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SIM = sys.argv[1]
 
 
-def compare(out):
-    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", "seed-fops",
-                        "--sim", SIM, "--runtime", "1", "--cells", "seq.*.nvme.*",
-                        "-j", "2", "--out", out], capture_output=True, text=True)
+def compare(out, experiment="seed-fops", *extra, cells="seq.*.nvme.*"):
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", experiment,
+                        "--sim", SIM, "--runtime", "1", "--cells", cells,
+                        "-j", "2", "--out", out, *extra], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr[-2000:]
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 def deterministic_guest_cells(tmp):
@@ -34,6 +40,70 @@ def deterministic_guest_cells(tmp):
     assert round(base["per_io"]["flushes"], 1) == 1.0, base["per_io"]
     assert fops["per_io"]["flushes"] == 0.0, fops["per_io"]
     assert fops["iops"] > 20 * base["iops"], (base["iops"], fops["iops"])
+    # the guest program's full histogram: a CDF with more than 3 points
+    raw = by["seq.st20000nm007d.nvme.base"]["guest"]["raw"]
+    assert sum(n for _, n in raw["lat_hist_ns"]) == raw["ios"], raw["lat_hist_ns"][:5]
+    assert len(base["cdf_us"]) > 3 and base["cdf_us"][-1][0] == 1.0, base["cdf_us"][:5]
+
+
+def user_fio_jobs(tmp):
+    # unmodified fio jobs by host path, randwrite on ext4 and randread on
+    # the raw device: fio's whole json+ comes back, every job's stats and
+    # clat bins are in the report, and the sim says it has no prediction
+    jobs = write(os.path.join(tmp, "rw.fio"), "[global]\nioengine=psync\nbs=4k\n"
+                 "size=64m\nruntime=1\ntime_based=1\n[w]\nrw=randwrite\nfsync=4\n")
+    read = write(os.path.join(tmp, "rr.fio"), "[r]\nioengine=libaio\niodepth=4\n"
+                 "direct=1\nbs=4k\nrw=randread\nsize=1g\n[r2]\nrw=randread\nbs=64k\n"
+                 "size=1g\ndirect=1\n")
+    out = os.path.join(tmp, "fio")
+    doc = compare(out, "seed-fops", "--workloads", f"{jobs}", "--fs", "ext4",
+                  cells="rw.*.virtio-blk.base")
+    (c,) = doc["cells"]
+    g = c["guest"]
+    assert g["raw"]["params"]["fs"] == "ext4" and g["raw"]["fio"]["jobs"][0]["jobname"] == "w"
+    stats = {(r["job"], r["stat"]) for r in g["summary"]["jobs"]}
+    assert stats == {("w", "write"), ("w", "sync")}, stats
+    assert g["summary"]["iops"] > 0 and len(g["summary"]["cdf_us"]) > 3, g["summary"]
+    assert c["sim"]["no_prediction"], c["sim"]
+    md = open(os.path.join(out, "report.md")).read()
+    assert "| w | sync |" in md and "no sim prediction" in md, md
+    doc = compare(os.path.join(tmp, "fio2"), "seed-fops", "--workloads", read,
+                  cells="rr.*.virtio-blk.base")
+    g = doc["cells"][0]["guest"]
+    assert {(r["job"], r["stat"]) for r in g["summary"]["jobs"]} == {("r", "read"),
+                                                                      ("r2", "read")}, g
+    assert g["raw"]["params"]["fs"] == "none" and g["raw"]["device"]["stat_delta"]["writes"] == 0
+
+
+def exec_script(tmp):
+    # a user's script against a fresh ext4: its stdout and exit status
+    script = write(os.path.join(tmp, "t.sh"), "echo dev=$PLATTER_DEV dir=$PLATTER_DIR\n"
+                   "dd if=/dev/zero of=$PLATTER_DIR/f bs=4k count=8 conv=fsync 2>/dev/null\n"
+                   "ls $PLATTER_DIR\nexit 3\n")
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "exec", script,
+                        "--fs", "ext4", "--runtime", "1"], capture_output=True, text=True)
+    assert p.returncode == 3, (p.returncode, p.stderr[-2000:])
+    assert p.stdout.splitlines()[0] == "dev=/dev/vda dir=/mnt" and "f" in p.stdout.split(), \
+        p.stdout
+
+
+def drives_from_data(tmp):
+    # a write-through drive and an NVMe drive without native FUA: the guest
+    # sees what the entry says, and the sim column agrees with the guest
+    spec = json.load(open(os.path.join(ROOT, "scripts", "experiments", "seed-fops.json")))
+    spec.update(name="drives", devices=[
+        {"frontend": "virtio-blk", "write_cache": "off", "name": "wt"},
+        {"frontend": "nvme", "fua": "off", "name": "nvme-nofua"}])
+    doc = compare(os.path.join(tmp, "d"), write(os.path.join(tmp, "drives.json"),
+                                                json.dumps(spec)), cells="seq.*")
+    for c in doc["cells"]:
+        g, s = c["guest"]["summary"], c["sim"]["summary"]
+        assert abs(g["iops"] / s["iops"] - 1) < 0.1, (c["id"], g["iops"], s["iops"])
+        dev = c["guest"]["raw"]["device"]
+        if c["device"] == "wt":
+            assert dev["write_cache"] == "write through" and g["per_io"]["flushes"] == 0.0
+        else:
+            assert dev["fua"] == 1 and dev["write_cache"] == "write back", dev
 
 
 def powercut(out, campaign, *args):
@@ -69,6 +139,9 @@ def fops_no_loss_verified_in_guest(tmp):
 
 tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
           deterministic_guest_cells),
+         ("unmodified fio jobs (randwrite on ext4, randread raw): full stats", user_fio_jobs),
+         ("platter exec: a script's stdout and exit status", exec_script),
+         ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
           broken_variant_caught),
          ("power cut: fops on virtio-blk loses nothing (verified in a guest boot)",

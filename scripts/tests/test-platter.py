@@ -219,6 +219,128 @@ def test_builds_before_cells(tmp):
     assert all(p.stderr.index(ln) < first_cell for ln in steps), p.stderr
 
 
+def spec_file(tmp, name, **changes):
+    import experiment
+    spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
+    spec.update(changes)
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    return path
+
+
+def run(*args):
+    return subprocess.run([PLATTER, *args], capture_output=True, text=True)
+
+
+def test_policy_from_declarations(tmp):
+    # The sim's policy follows from what the kernels declare and what the
+    # device shows the guest, whatever the kernels are called: a kernel
+    # that declares nothing is predicted as the pinned kernel (the sim
+    # column of a custom pair showed base numbers for both before, or fops
+    # numbers for anything called fops).
+    import experiment
+    both = ["dsync_fua_no_flush", "dsync_fua_native_only"]
+    path = spec_file(tmp, "decl", pairs=[["fops", "all"]], kernels={"all": both},
+                     devices=[{"frontend": "nvme"},
+                              {"frontend": "nvme", "name": "nvme-nofua", "fua": "off"},
+                              {"frontend": "virtio-blk", "write_cache": "off", "name": "wt"},
+                              {"frontend": "scsi-hd", "dpofua": "off"}],
+                     workloads=[{"name": "seq", "test": "dsync", "args": ["--pattern", "seq"]}])
+    exp = experiment.load(path)
+    policy = {}
+    for cell in experiment.cells(exp):
+        cmd = experiment.sim_command(cell, 1, SIM)
+        policy[cell["id"].split(".", 2)[2]] = cmd[cmd.index("--policy") + 1]
+    assert policy == {"nvme.fops": "fua+flush", "nvme.all": "fua",
+                      # the guest sends FUA; QEMU writes + flushes for a drive without
+                      "nvme-nofua.fops": "fua-emulated", "nvme-nofua.all": "write+flush",
+                      "wt.fops": "write", "wt.all": "write",
+                      "scsi-hd-dpofua-off.fops": "fua-emulated",
+                      "scsi-hd-dpofua-off.all": "write+flush"}, policy
+    g = {c["id"]: experiment.guest_command(c, 1) for c in experiment.cells(exp)}
+    wt = g["seq.st20000nm007d.wt.all"]
+    # one value for the front end and the drive
+    assert wt[wt.index("--write-cache") + 1] == "off" and \
+        "write-cache=off" in wt[wt.index("--drive-opts") + 1], wt
+    assert wt[wt.index("--expect") + 1] == "fua:0,write_cache:write_through", wt
+    nf = g["seq.st20000nm007d.nvme-nofua.all"]
+    assert "fua=off" in nf[nf.index("--drive-opts") + 1] and \
+        nf[nf.index("--expect") + 1] == "fua:1,write_cache:write_back", nf
+    # and the sim's counters follow: no flush on the write-through drive,
+    # one per write for the emulated FUA
+    out = os.path.join(tmp, "o")
+    p = run("compare", path, "--sim-only", "--sim", SIM, "--runtime", "0.5", "--out", out)
+    assert p.returncode == 0, p.stderr
+    by = {c["id"]: c["sim"]["summary"]["per_io"] for c in
+          json.load(open(os.path.join(out, "report.json")))["cells"]}
+    assert round(by["seq.st20000nm007d.wt.all"]["flushes"], 1) == 0.0, by
+    assert round(by["seq.st20000nm007d.nvme-nofua.all"]["flushes"], 1) == 1.0, by
+    assert round(by["seq.st20000nm007d.nvme-nofua.fops"]["flushes"], 1) == 2.0, by
+
+
+def test_gate(tmp):
+    # patched against base: fops only gains on seed-fops, so a -2% IOPS
+    # bound passes; swapping the pair makes base the "patched" kernel and
+    # every FUA cell regresses: exit 1, one verdict line per cell, JUnit
+    out = os.path.join(tmp, "ok")
+    p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "0.5",
+            "--out", out, "--gate", "iops:-2%,p99:+5%")
+    assert p.returncode == 0, p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith(("PASS ", "FAIL "))]
+    assert len(lines) == 6 and all(ln.startswith("PASS ") for ln in lines), lines
+    import xml.etree.ElementTree as ET
+    ts = ET.parse(os.path.join(out, "junit.xml")).getroot()
+    assert ts.get("tests") == "6" and ts.get("failures") == "0", ET.tostring(ts)
+    swapped = spec_file(tmp, "swapped", pairs=[["fops", "base"]],
+                        kernels={"fops": ["dsync_fua_no_flush", "dsync_fua_native_only"]})
+    p = run("compare", swapped, "--sim-only", "--sim", SIM, "--runtime", "0.5",
+            "--out", os.path.join(tmp, "bad"), "--gate", "iops:-2%",
+            "--junit", os.path.join(tmp, "j.xml"))
+    assert p.returncode == 1, p.stderr
+    fails = [ln for ln in p.stderr.splitlines() if ln.startswith("FAIL ")]
+    # virtio-blk has no FUA: there fops keeps a flush per write and only
+    # drops the emulated FUA's (base is 1.3% slower: inside the bound)
+    assert len(fails) == 4 and all(".virtio-blk." not in ln for ln in fails), p.stderr
+    assert "BEYOND THE BOUND" in fails[0] and "iops" in fails[0], fails
+    ts = ET.parse(os.path.join(tmp, "j.xml")).getroot()
+    assert ts.get("failures") == "4", ET.tostring(ts)
+    # a bound of 0% fails any change in its direction: runs are deterministic
+    p = run("gate", out, "--gate", "p50:+0%", "--baseline", out)
+    assert p.returncode == 0 and "12 passed, 0 failed" in p.stderr, p.stderr
+
+
+def test_gate_expect_and_baseline(tmp):
+    # an expect block gates without --gate; --baseline judges every cell
+    # against the saved report: a drive that lost its native FUA shows
+    # where FUA mattered
+    base_out = os.path.join(tmp, "base")
+    p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "0.5",
+            "--cells", "seq.*", "--out", base_out)
+    assert p.returncode == 0, p.stderr
+    nofua = spec_file(tmp, "nofua", devices=[{"frontend": "nvme", "fua": "off"},
+                                             {"frontend": "scsi-hd", "dpofua": "on"},
+                                             {"frontend": "virtio-blk"}],
+                      expect={"iops": "-2%"},
+                      kernels={"fops": ["dsync_fua_no_flush", "dsync_fua_native_only"]})
+    p = run("compare", nofua, "--sim-only", "--sim", SIM, "--runtime", "0.5", "--cells",
+            "seq.*", "--out", os.path.join(tmp, "n"), "--baseline", base_out)
+    assert p.returncode == 1, p.stderr
+    fails = sorted(ln.split()[1] for ln in p.stderr.splitlines() if ln.startswith("FAIL "))
+    # fops loses its FUA-only write (a flush per write again); base's
+    # second flush finds nothing dirty and costs nothing
+    assert fails == ["seq.st20000nm007d.nvme.fops"], p.stderr
+    # merged shards are judged like the whole
+    parts = []
+    for k in (1, 2):
+        parts.append(os.path.join(tmp, f"p{k}"))
+        assert run("compare", nofua, "--sim-only", "--sim", SIM, "--runtime", "0.5",
+                   "--cells", "seq.*", "--shard", f"{k}/2", "--out", parts[-1]).returncode == 0
+    p = run("merge", "--out", os.path.join(tmp, "m"), *parts, "--baseline", base_out)
+    assert p.returncode == 1 and sorted(
+        ln.split()[1] for ln in p.stderr.splitlines() if ln.startswith("FAIL ")) == fails
+
+
 def test_progress_line_without_figures(tmp):
     # a guest result without an average latency must not end the run
     # after every cell ran (it raised TypeError in the progress line)
@@ -242,5 +364,8 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
          ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
+         ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
+         ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
+         ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
          ("progress line without figures", test_progress_line_without_figures)],
         with_tmpdir=True)
