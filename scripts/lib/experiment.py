@@ -365,8 +365,8 @@ def check_workload(wl, w, tests, base_dir):
     """One workload: a guest test, a fio job file or a script.  Files are
     checked when base_dir (where relative paths start) is given; a spec
     read back from a report is not run, and its files may be elsewhere."""
-    all_keys = ("test", "fio", "script") + tuple({k for ks in WORKLOAD_KEYS.values()
-                                                  for k in ks})
+    all_keys = ("test", "fio", "script") + tuple(dict.fromkeys(
+        k for ks in WORKLOAD_KEYS.values() for k in ks + TARGET_KEYS))
     check_keys(wl, w, ("name",), all_keys)
     check_name(wl["name"], f"{w}.name")
     kinds = [k for k in ("test", "fio", "script") if k in wl]

@@ -68,9 +68,9 @@ def figure(summary, metric):
     return summary.get("iops") if metric == "iops" else (summary.get("lat_us") or {}).get(metric)
 
 
-def judge_one(cell, ref, rule, ref_name):
+def judge_one(cell_id, cell, ref, rule, ref_name):
     """One verdict: {"id", "against", "passed", "checks": [text]}."""
-    v = {"id": cell["id"], "against": ref_name, "passed": True, "checks": []}
+    v = {"id": cell_id, "against": ref_name, "passed": True, "checks": []}
     new, err = side(cell)
     old, ref_err = side(ref)
     if new is None or (old is None and "status" not in (new or {})):
@@ -103,7 +103,7 @@ def judge(exp, cells, rule, baseline=None):
     verdicts = []
     if baseline is not None:
         for c in sorted(cells, key=lambda c: c["id"]):
-            verdicts.append(judge_one(c, baseline.get(c["id"]), rule, "baseline"))
+            verdicts.append(judge_one(c["id"], c, baseline.get(c["id"]), rule, "baseline"))
         return verdicts
     by = {(c["workload"], c["profile"], c["device"], c["variant"]): c for c in cells}
     for key in sorted({(c["workload"], c["profile"], c["device"]) for c in cells}):
@@ -111,9 +111,8 @@ def judge(exp, cells, rule, baseline=None):
             b, p = by.get(key + (base,)), by.get(key + (patched,))
             if p is None and b is None:
                 continue
-            if p is None:
-                p = {"id": f"{b['id'].rsplit('.', 1)[0]}.{patched}"}
-            verdicts.append(judge_one(p, b, rule, base))
+            pid = p["id"] if p else f"{b['id'].rsplit('.', 1)[0]}.{patched}"
+            verdicts.append(judge_one(pid, p, b, rule, base))
     return verdicts
 
 

@@ -101,7 +101,7 @@ def plan(c, seed):
 
 def write_command(c, seed):
     wl, cut_ns = plan(c, seed)
-    drive = experiment.drive_opts(c["profile"], experiment.frontend_fua(c["device"]))
+    drive = experiment.device_drive_opts(c["device"], c["profile"])
     # the seed also picks a raw workload's random offsets
     seed_arg = [] if wl.get("filesystem") else ["--seed", str(seed)]
     return experiment.run_guest_prefix(c["variant"], c["device"], drive) + [
