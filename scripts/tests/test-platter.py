@@ -245,7 +245,8 @@ def test_policy_from_declarations(tmp):
                      devices=[{"frontend": "nvme"},
                               {"frontend": "nvme", "name": "nvme-nofua", "fua": "off"},
                               {"frontend": "virtio-blk", "write_cache": "off", "name": "wt"},
-                              {"frontend": "scsi-hd", "dpofua": "off"}],
+                              {"frontend": "scsi-hd", "dpofua": "off",
+                               "frontend_props": {"physical_block_size": 4096}, "queue_depth": 4}],
                      workloads=[{"name": "seq", "test": "dsync", "args": ["--pattern", "seq"]}])
     exp = experiment.load(path)
     policy = {}
@@ -267,6 +268,14 @@ def test_policy_from_declarations(tmp):
     nf = g["seq.st20000nm007d.nvme-nofua.all"]
     assert "fua=off" in nf[nf.index("--drive-opts") + 1] and \
         nf[nf.index("--expect") + 1] == "fua:1,write_cache:write_back", nf
+    sd = g["seq.st20000nm007d.scsi-hd-dpofua-off.all"]
+    assert sd[sd.index("--frontend-opts") + 1] == "physical_block_size=4096" and \
+        "queue-depth=4," in sd[sd.index("--drive-opts") + 1], sd
+    sc = experiment.sim_command(next(c for c in experiment.cells(exp)
+                                     if c["device"].get("queue_depth")), 1, SIM)
+    assert sc[sc.index("--queue-depth") + 1] == "4", sc
+    p = subprocess.run([sd[0], "--check", *sd[1:]], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
     # and the sim's counters follow: no flush on the write-through drive,
     # one per write for the emulated FUA
     out = os.path.join(tmp, "o")
