@@ -36,7 +36,6 @@
 #include "qemu/queue.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
-#include "qapi/qapi-commands-block-core.h"
 #include "qobject/qdict.h"
 #include "block/block-io.h"
 #include "block/block_int.h"
@@ -44,7 +43,7 @@
 #include "system/runstate.h"
 #include "trace.h"
 
-#include "hwm/hwm.h"
+#include "hddmodel.h"
 
 #define HDD_OPT_PROFILE     "profile"
 #define HDD_OPT_PROFILE_DIR "profile-dir"
@@ -126,56 +125,12 @@ static QemuOptsList hdd_runtime_opts = {
     },
 };
 
-typedef struct HddReq {
-    Coroutine *co;
-    HwmRequest hr;
-    QEMUIOVector *qiov;         /* READ: where the data goes */
-    uint8_t *buf;               /* WRITE: the data, copied at submission */
-    hwm_ns arrive_ns;           /* when the guest issued it */
-    int ret;
-    bool submitted;             /* handed to the model (else: host queue) */
-    bool done;
-    QTAILQ_ENTRY(HddReq) next;
-} HddReq;
-
-/* A range of cached (acknowledged, not yet durable) data. */
-typedef struct HddExtent {
-    uint64_t offset;
-    uint64_t length;
-    uint8_t *data;              /* at least length bytes */
-} HddExtent;
-
-typedef struct BDRVHddState {
-    BlockDriverState *bs;
-    HwmProfile *profile;
-    HwmDevice *dev;
-    QEMUTimer timer;            /* main loop, QEMU_CLOCK_VIRTUAL */
-    hwm_ns now;                 /* last time given to the model */
-    uint64_t next_tag;
-    uint32_t in_model;          /* commands the model holds */
-    uint32_t queue_depth;
-    QTAILQ_HEAD(, HddReq) reqs; /* every request not yet completed */
-    GHashTable *by_tag;         /* tag -> HddReq, for submitted ones */
-    GSequence *cache;           /* HddExtent, sorted, non-overlapping */
-    uint64_t cache_bytes;
-    bool in_process;            /* hdd_process() is running */
-    bool process_again;
-    bool ff_scheduled;          /* fast-forward BH pending */
-    bool in_ff;                 /* fast-forward BH running */
-    char *trace_path;
-    FILE *trace;
-    uint64_t queued_total;      /* requests that waited in the host queue */
-    QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
-    hwm_ns cut_at_ns;           /* power loss for good: when, HWM_NEVER: none */
-    uint64_t cut_at_request;    /* power loss at this arrival, 0: none */
-    uint64_t arrivals;          /* timed requests seen */
-    bool dead;                  /* power lost: every new command fails */
-    bool cut_done;              /* ... and the model and cache were cut */
-    int fail_ret;               /* hdd_fail_all() running: this error */
-    uint64_t failed;            /* requests hdd_fail_all() failed */
-} BDRVHddState;
-
 static BlockDriver bdrv_hddmodel;
+
+BDRVHddState *hdd_state(BlockDriverState *bs)
+{
+    return bs->drv == &bdrv_hddmodel ? bs->opaque : NULL;
+}
 
 /* ---- time ---------------------------------------------------------------- */
 
@@ -185,7 +140,7 @@ static BlockDriver bdrv_hddmodel;
  * Callers in the vCPU thread are inside an MMIO access, where reading the
  * icount clock is allowed.
  */
-static hwm_ns hdd_now(BDRVHddState *s)
+hwm_ns hdd_now(BDRVHddState *s)
 {
     hwm_ns v = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
@@ -206,131 +161,19 @@ static bool hdd_clock_stalled(BDRVHddState *s)
            qatomic_read(&s->bs->quiesce_counter) > 0;
 }
 
-/* ---- cache: sector ranges -> data ---------------------------------------- */
-
-static gint hdd_extent_cmp(gconstpointer a, gconstpointer b, gpointer unused)
-{
-    const HddExtent *x = a, *y = b;
-
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-static void hdd_extent_free(gpointer p)
-{
-    HddExtent *e = p;
-
-    g_free(e->data);
-    g_free(e);
-}
-
-/* First extent that overlaps [offset, ...), or the end iterator. */
-static GSequenceIter *hdd_cache_first(BDRVHddState *s, uint64_t offset)
-{
-    HddExtent key = { .offset = offset };
-    GSequenceIter *it = g_sequence_search(s->cache, &key, hdd_extent_cmp, NULL);
-
-    /* it: first extent starting after offset; the one before may reach in */
-    if (!g_sequence_iter_is_begin(it)) {
-        GSequenceIter *prev = g_sequence_iter_prev(it);
-        HddExtent *e = g_sequence_get(prev);
-
-        if (e->offset + e->length > offset) {
-            return prev;
-        }
-    }
-    return it;
-}
-
-typedef void HddCacheFn(BDRVHddState *s, uint64_t offset, uint64_t length,
-                        const uint8_t *data, void *opaque);
-
-/*
- * Remove [offset, offset + length) from the cache, calling fn (if set) on
- * each cached piece before it goes.
- */
-static void hdd_cache_cut(BDRVHddState *s, uint64_t offset, uint64_t length,
-                          HddCacheFn *fn, void *opaque)
-{
-    uint64_t end = offset + length;
-    GSequenceIter *it = hdd_cache_first(s, offset);
-
-    while (!g_sequence_iter_is_end(it)) {
-        HddExtent *e = g_sequence_get(it);
-        uint64_t e_end = e->offset + e->length;
-        uint64_t lo, hi;
-        GSequenceIter *next = g_sequence_iter_next(it);
-
-        if (e->offset >= end) {
-            break;
-        }
-        lo = MAX(e->offset, offset);
-        hi = MIN(e_end, end);
-        if (fn) {
-            fn(s, lo, hi - lo, e->data + (lo - e->offset), opaque);
-        }
-        s->cache_bytes -= hi - lo;
-
-        if (hi < e_end) {
-            /* the tail survives as an extent of its own */
-            HddExtent *tail = g_new(HddExtent, 1);
-
-            tail->offset = hi;
-            tail->length = e_end - hi;
-            tail->data = g_memdup2(e->data + (hi - e->offset), tail->length);
-            g_sequence_insert_sorted(s->cache, tail, hdd_extent_cmp, NULL);
-        }
-        if (lo > e->offset) {
-            /* the head survives in place; its buffer keeps the old size */
-            e->length = lo - e->offset;
-        } else {
-            g_sequence_remove(it);
-        }
-        it = next;
-    }
-}
-
-/* Take ownership of data and cache it for [offset, offset + length). */
-static void hdd_cache_put(BDRVHddState *s, uint64_t offset, uint64_t length,
-                          uint8_t *data)
-{
-    HddExtent *e = g_new(HddExtent, 1);
-
-    hdd_cache_cut(s, offset, length, NULL, NULL);
-    e->offset = offset;
-    e->length = length;
-    e->data = data;
-    g_sequence_insert_sorted(s->cache, e, hdd_extent_cmp, NULL);
-    s->cache_bytes += length;
-}
-
-/* Copy what the cache holds of [offset, offset + length) over buf. */
-static void hdd_cache_overlay(BDRVHddState *s, uint64_t offset,
-                              uint64_t length, uint8_t *buf)
-{
-    uint64_t end = offset + length;
-    GSequenceIter *it;
-
-    for (it = hdd_cache_first(s, offset); !g_sequence_iter_is_end(it);
-         it = g_sequence_iter_next(it)) {
-        HddExtent *e = g_sequence_get(it);
-        uint64_t lo, hi;
-
-        if (e->offset >= end) {
-            break;
-        }
-        lo = MAX(e->offset, offset);
-        hi = MIN(e->offset + e->length, end);
-        memcpy(buf + (lo - offset), e->data + (lo - e->offset), hi - lo);
-    }
-}
-
 /* ---- image I/O (synchronous, outside coroutines) ------------------------- */
 
-static void hdd_image_write_piece(BDRVHddState *s, uint64_t offset,
-                                  uint64_t length, const uint8_t *data,
-                                  void *opaque)
+/* Where hdd_image_write_piece() writes, and how the last write went. */
+typedef struct HddImageWrite {
+    BDRVHddState *s;
+    int ret;
+} HddImageWrite;
+
+static void hdd_image_write_piece(uint64_t offset, uint64_t length,
+                                  const uint8_t *data, void *opaque)
 {
-    int *ret = opaque;
+    HddImageWrite *w = opaque;
+    BDRVHddState *s = w->s;
     int r;
 
     trace_hddmodel_destage(s, offset, length, s->now);
@@ -339,19 +182,17 @@ static void hdd_image_write_piece(BDRVHddState *s, uint64_t offset,
         error_report("hddmodel: %s: writing %" PRIu64 "+%" PRIu64
                      " to the image failed: %s",
                      bdrv_get_node_name(s->bs), offset, length, strerror(-r));
-        if (ret) {
-            *ret = r;
-        }
+        w->ret = r;
     }
 }
 
 /* The model says [offset, +length) is on the media now: so is the image. */
 static int hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
 {
-    int ret = 0;
+    HddImageWrite w = { .s = s };
 
-    hdd_cache_cut(s, offset, length, hdd_image_write_piece, &ret);
-    return ret;
+    hdd_map_cut(s->map, offset, length, hdd_image_write_piece, &w);
+    return w.ret;
 }
 
 static int hdd_read_data(BDRVHddState *s, HddReq *req)
@@ -367,7 +208,7 @@ static int hdd_read_data(BDRVHddState *s, HddReq *req)
     if (ret < 0) {
         return ret;
     }
-    hdd_cache_overlay(s, req->hr.offset, len, buf);
+    hdd_map_overlay(s->map, req->hr.offset, len, buf);
     qemu_iovec_from_buf(req->qiov, 0, buf, len);
     return 0;
 }
@@ -375,12 +216,12 @@ static int hdd_read_data(BDRVHddState *s, HddReq *req)
 static int hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
 {
     if (!durable) {
-        hdd_cache_put(s, req->hr.offset, req->hr.length, req->buf);
+        hdd_map_put(s->map, req->hr.offset, req->hr.length, req->buf);
         req->buf = NULL;
         return 0;
     }
     /* Older cached data for this range must not be destaged over it later. */
-    hdd_cache_cut(s, req->hr.offset, req->hr.length, NULL, NULL);
+    hdd_map_cut(s->map, req->hr.offset, req->hr.length, NULL, NULL);
     return bdrv_pwrite(s->bs->file, req->hr.offset, req->hr.length,
                        req->buf, 0);
 }
@@ -588,17 +429,12 @@ static uint64_t hdd_fail_all(BDRVHddState *s, int ret)
 }
 
 /*
- * Power is gone now: what the drive held only in its volatile cache is lost
- * (the image already holds exactly the media) and queued commands die.
- * Returns the extents the model lost; *dropped counts the failed commands,
- * *cached the bytes of write data the driver held (the same, unless the
- * model and the driver disagree).
+ * Power is gone at `at`: what the drive held only in its volatile cache is
+ * lost (the image already holds exactly the media) and queued commands die.
+ * *rep says what went (free rep->lost with g_array_unref()).
  */
-static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
-                             uint64_t *cached)
+static void hdd_power_cut(BDRVHddState *s, hwm_ns at, HddCutReport *rep)
 {
-    GArray *lost;
-    uint64_t lost_bytes = 0;
     unsigned i;
 
     /*
@@ -607,27 +443,28 @@ static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
      */
     assert(!s->in_process);
     hdd_process(s, at);
-    lost = hwm_power_cut(s->dev, s->now);
-    for (i = 0; i < lost->len; i++) {
-        lost_bytes += g_array_index(lost, HwmExtent, i).length;
+    rep->clock_ns = s->now;
+    rep->lost = hwm_power_cut(s->dev, s->now);
+    rep->lost_bytes = 0;
+    for (i = 0; i < rep->lost->len; i++) {
+        rep->lost_bytes += g_array_index(rep->lost, HwmExtent, i).length;
     }
-    trace_hddmodel_power_cut(s, s->now, lost_bytes, s->cache_bytes);
-    if (lost_bytes != s->cache_bytes) {
+    rep->cached_bytes = hdd_map_bytes(s->map);
+    trace_hddmodel_power_cut(s, s->now, rep->lost_bytes, rep->cached_bytes);
+    if (rep->lost_bytes != rep->cached_bytes) {
         /* the image is still right: it holds only what was destaged */
         warn_report("hddmodel: %s: model lost %" PRIu64 " bytes, cache held "
-                    "%" PRIu64, bdrv_get_node_name(s->bs), lost_bytes,
-                    s->cache_bytes);
+                    "%" PRIu64, bdrv_get_node_name(s->bs), rep->lost_bytes,
+                    rep->cached_bytes);
     }
-    *cached = s->cache_bytes;
-    hdd_cache_cut(s, 0, UINT64_MAX / 2, NULL, NULL);
-    *dropped = hdd_fail_all(s, -EIO);
+    hdd_map_clear(s->map, NULL, NULL);
+    rep->dropped = hdd_fail_all(s, -EIO);
     if (s->trace) {
         fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
-                s->now, lost_bytes);
+                s->now, rep->lost_bytes);
         fflush(s->trace);
     }
     hdd_schedule(s);
-    return lost;
 }
 
 /*
@@ -637,23 +474,36 @@ static GArray *hdd_power_cut(BDRVHddState *s, hwm_ns at, uint64_t *dropped,
  */
 static void hdd_cut_now(BDRVHddState *s)
 {
-    g_autoptr(GArray) lost = NULL;
-    uint64_t dropped, cached, lost_bytes = 0;
-    unsigned i;
+    HddCutReport rep;
 
     if (s->cut_done || s->in_process || s->in_ff || qemu_in_coroutine()) {
         /* hdd_process()'s outermost call, or the BH, finishes it */
         return;
     }
     s->cut_done = true;
-    lost = hdd_power_cut(s, s->cut_at_ns, &dropped, &cached);
-    for (i = 0; i < lost->len; i++) {
-        lost_bytes += g_array_index(lost, HwmExtent, i).length;
-    }
+    hdd_power_cut(s, s->cut_at_ns, &rep);
     fprintf(stderr, "hddmodel-power-cut node=%s clock_ns=%" PRId64
             " arrivals=%" PRIu64 " lost_bytes=%" PRIu64 " lost_extents=%u"
             " dropped_requests=%" PRIu64 "\n", bdrv_get_node_name(s->bs),
-            s->now, s->arrivals, lost_bytes, lost->len, dropped);
+            s->now, s->arrivals, rep.lost_bytes, rep.lost->len, rep.dropped);
+    g_array_unref(rep.lost);
+}
+
+bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
+{
+    const char *node = bdrv_get_node_name(s->bs);
+
+    if (s->in_process) {
+        error_setg(errp, "node '%s' is busy completing requests", node);
+        return false;
+    }
+    if (s->dead) {
+        error_setg(errp, "node '%s' has lost power for good (%s)", node,
+                   HDD_OPT_CUT_NS "/" HDD_OPT_CUT_REQUEST);
+        return false;
+    }
+    hdd_power_cut(s, hdd_now(s), rep);
+    return true;
 }
 
 static void hdd_cut_bh(void *opaque)
@@ -754,12 +604,12 @@ hdd_co_untimed(BDRVHddState *s, HwmOp op, int64_t offset, int64_t bytes,
         }
         ret = bdrv_co_pread(s->bs->file, offset, bytes, buf, 0);
         if (ret >= 0) {
-            hdd_cache_overlay(s, offset, bytes, buf);
+            hdd_map_overlay(s->map, offset, bytes, buf);
             qemu_iovec_from_buf(qiov, 0, buf, bytes);
         }
         break;
     case HWM_OP_WRITE:
-        hdd_cache_cut(s, offset, bytes, NULL, NULL);
+        hdd_map_cut(s->map, offset, bytes, NULL, NULL);
         ret = bdrv_co_pwritev(s->bs->file, offset, bytes, qiov, 0);
         break;
     case HWM_OP_FLUSH:
@@ -824,7 +674,7 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
      * command slot taken, or arrives while events are being processed,
      * waits in s->reqs for hdd_submit_waiting().
      */
-    req.arrive_ns = hdd_now(s);
+    hdd_now(s);
     QTAILQ_INSERT_TAIL(&s->reqs, &req, next);
     if (s->in_model < s->queue_depth && !s->in_process) {
         hdd_submit(s, &req);
@@ -972,7 +822,6 @@ static bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp)
                          path);
         return false;
     }
-    s->trace_path = g_strdup(path);
     fprintf(s->trace, "# platter-trace v1\n"
             "# profile=%s capacity=%" PRIu64 " fua=%d write-cache=%d "
             "queue-depth=%u\n", hwm_profile_name(s->profile),
@@ -989,9 +838,8 @@ static void hdd_free(BDRVHddState *s)
         fclose(s->trace);
         s->trace = NULL;
     }
-    g_clear_pointer(&s->trace_path, g_free);
     g_clear_pointer(&s->by_tag, g_hash_table_unref);
-    g_clear_pointer(&s->cache, g_sequence_free);
+    g_clear_pointer(&s->map, hdd_map_free);
     g_clear_pointer(&s->dev, hwm_device_free);
     g_clear_pointer(&s->profile, hwm_profile_free);
 }
@@ -1011,7 +859,7 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     s->bs = bs;
     QTAILQ_INIT(&s->reqs);
     s->by_tag = g_hash_table_new(g_int64_hash, g_int64_equal);
-    s->cache = g_sequence_new(hdd_extent_free);
+    s->map = hdd_map_new();
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
     timer_init_ns(&s->cut_timer, QEMU_CLOCK_VIRTUAL, hdd_cut_timer_cb, s);
 
@@ -1099,7 +947,7 @@ out:
 static void hdd_close(BlockDriverState *bs)
 {
     BDRVHddState *s = bs->opaque;
-    int ret = 0;
+    HddImageWrite w = { .s = s };
 
     if (s->dead) {
         /* no clean shutdown after a power loss: finish the cut if pending */
@@ -1109,130 +957,11 @@ static void hdd_close(BlockDriverState *bs)
         /* bdrv_close() drains first; fail rather than leave a coroutine */
         hdd_fail_all(s, -EIO);
     }
-    hdd_cache_cut(s, 0, UINT64_MAX / 2, hdd_image_write_piece, &ret);
-    if (ret == 0) {
+    hdd_map_clear(s->map, hdd_image_write_piece, &w);
+    if (w.ret == 0) {
         bdrv_flush(bs->file->bs);
     }
     hdd_free(s);
-}
-
-/* ---- QMP ---------------------------------------------------------------- */
-
-static BDRVHddState *hdd_find(const char *node_name, Error **errp)
-{
-    BlockDriverState *bs = bdrv_find_node(node_name);
-
-    if (!bs) {
-        error_setg(errp, "no block node named '%s'", node_name);
-        return NULL;
-    }
-    if (bs->drv != &bdrv_hddmodel) {
-        error_setg(errp, "node '%s' is not an hddmodel node", node_name);
-        return NULL;
-    }
-    return bs->opaque;
-}
-
-static HddModelInfo *hdd_info(BDRVHddState *s)
-{
-    HddModelInfo *info = g_new0(HddModelInfo, 1);
-    HddModelStats *st = g_new0(HddModelStats, 1);
-    HwmStats hs;
-
-    hwm_stats(s->dev, &hs);
-    st->reads = hs.reads;
-    st->writes = hs.writes;
-    st->fua_writes = hs.fua_writes;
-    st->flushes = hs.flushes;
-    st->discards = hs.discards;
-    st->read_bytes = hs.read_bytes;
-    st->write_bytes = hs.write_bytes;
-    st->cache_read_hits = hs.cache_read_hits;
-    st->destages = hs.destages;
-    st->destage_bytes = hs.destage_bytes;
-    st->media_ops = hs.media_ops;
-    st->write_misses = hs.write_misses;
-    st->seek_ns = hs.seek_ns;
-    st->rotate_ns = hs.rotate_ns;
-    st->transfer_ns = hs.transfer_ns;
-    st->power_cuts = hs.power_cuts;
-    st->lost_bytes = hs.lost_bytes;
-    st->dirty_bytes = hs.dirty_bytes;
-    st->dirty_extents = hs.dirty_extents;
-    st->cached_bytes = s->cache_bytes;
-    st->cached_extents = g_sequence_get_length(s->cache);
-    st->in_flight = 0;
-    {
-        HddReq *req;
-
-        QTAILQ_FOREACH(req, &s->reqs, next) {
-            st->in_flight++;
-        }
-    }
-    st->host_queued = s->queued_total;
-
-    info->node_name = g_strdup(bdrv_get_node_name(s->bs));
-    info->profile = g_strdup(hwm_profile_name(s->profile));
-    info->capacity = hwm_device_capacity_bytes(s->dev);
-    info->fua = hwm_device_fua(s->dev);
-    info->write_cache = hwm_device_write_cache(s->dev);
-    info->queue_depth = hwm_device_queue_depth(s->dev);
-    info->rotation_rpm = hwm_device_rotation_rpm(s->dev);
-    info->clock_ns = s->now;
-    info->stats = st;
-    return info;
-}
-
-HddModelInfoList *qmp_query_hddmodel(Error **errp)
-{
-    HddModelInfoList *head = NULL, **tail = &head;
-    BlockDriverState *bs = NULL;
-
-    while ((bs = bdrv_next_all_states(bs))) {
-        if (bs->drv == &bdrv_hddmodel) {
-            QAPI_LIST_APPEND(tail, hdd_info(bs->opaque));
-        }
-    }
-    return head;
-}
-
-HddModelPowerCut *qmp_hddmodel_power_cut(const char *node_name, Error **errp)
-{
-    BDRVHddState *s = hdd_find(node_name, errp);
-    HddModelPowerCut *res;
-    HddModelExtentList **tail;
-    g_autoptr(GArray) lost = NULL;
-    uint64_t lost_bytes = 0;
-    unsigned i;
-
-    if (!s) {
-        return NULL;
-    }
-    if (s->in_process) {
-        error_setg(errp, "node '%s' is busy completing requests", node_name);
-        return NULL;
-    }
-    if (s->dead) {
-        error_setg(errp, "node '%s' has lost power for good (%s)", node_name,
-                   HDD_OPT_CUT_NS "/" HDD_OPT_CUT_REQUEST);
-        return NULL;
-    }
-    res = g_new0(HddModelPowerCut, 1);
-    tail = &res->lost_extents;
-    lost = hdd_power_cut(s, hdd_now(s), &res->dropped_requests,
-                         &res->cached_bytes);
-    for (i = 0; i < lost->len; i++) {
-        HwmExtent *x = &g_array_index(lost, HwmExtent, i);
-        HddModelExtent *e = g_new0(HddModelExtent, 1);
-
-        e->offset = x->offset;
-        e->length = x->length;
-        lost_bytes += x->length;
-        QAPI_LIST_APPEND(tail, e);
-    }
-    res->lost_bytes = lost_bytes;
-    res->clock_ns = s->now;
-    return res;
 }
 
 /* ---- registration -------------------------------------------------------- */

@@ -1,0 +1,180 @@
+/*
+ * hddmodel: the data of cached writes, by byte range.
+ *
+ * The drive model (hw-model) keeps only the ranges of the writes its
+ * volatile cache holds; the bytes are here, until the model says a range
+ * reached the media (the driver then writes it to the image) or the power
+ * fails (they are dropped).  A GSequence of non-overlapping extents sorted
+ * by offset; a newer write replaces what it overlaps.
+ *
+ * Copyright (C) 2026 the platter authors.
+ *
+ * This work is licensed under the terms of the GNU GPL, version 2 or later.
+ * See the COPYING file in the top-level directory.
+ */
+
+#include "qemu/osdep.h"
+#include "hddmodel.h"
+
+typedef struct HddExtent {
+    uint64_t offset;
+    uint64_t length;
+    uint8_t *data;              /* at least length bytes */
+} HddExtent;
+
+struct HddMap {
+    GSequence *extents;         /* HddExtent, sorted, non-overlapping */
+    uint64_t bytes;
+};
+
+static gint hdd_extent_cmp(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    const HddExtent *x = a, *y = b;
+
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void hdd_extent_free(gpointer p)
+{
+    HddExtent *e = p;
+
+    g_free(e->data);
+    g_free(e);
+}
+
+HddMap *hdd_map_new(void)
+{
+    HddMap *map = g_new0(HddMap, 1);
+
+    map->extents = g_sequence_new(hdd_extent_free);
+    return map;
+}
+
+void hdd_map_free(HddMap *map)
+{
+    if (map) {
+        g_sequence_free(map->extents);
+        g_free(map);
+    }
+}
+
+uint64_t hdd_map_bytes(const HddMap *map)
+{
+    return map->bytes;
+}
+
+uint64_t hdd_map_extents(const HddMap *map)
+{
+    return g_sequence_get_length(map->extents);
+}
+
+/* First extent that overlaps [offset, ...), or the end iterator. */
+static GSequenceIter *hdd_map_first(HddMap *map, uint64_t offset)
+{
+    HddExtent key = { .offset = offset };
+    GSequenceIter *it = g_sequence_search(map->extents, &key, hdd_extent_cmp,
+                                          NULL);
+
+    /* it: first extent starting after offset; the one before may reach in */
+    if (!g_sequence_iter_is_begin(it)) {
+        GSequenceIter *prev = g_sequence_iter_prev(it);
+        HddExtent *e = g_sequence_get(prev);
+
+        if (e->offset + e->length > offset) {
+            return prev;
+        }
+    }
+    return it;
+}
+
+void hdd_map_cut(HddMap *map, uint64_t offset, uint64_t length,
+                 HddMapFn *fn, void *opaque)
+{
+    uint64_t end = offset + length;
+    GSequenceIter *it = hdd_map_first(map, offset);
+
+    assert(end >= offset);
+    while (!g_sequence_iter_is_end(it)) {
+        HddExtent *e = g_sequence_get(it);
+        uint64_t e_end = e->offset + e->length;
+        uint64_t lo, hi;
+        GSequenceIter *next = g_sequence_iter_next(it);
+
+        if (e->offset >= end) {
+            break;
+        }
+        lo = MAX(e->offset, offset);
+        hi = MIN(e_end, end);
+        if (fn) {
+            fn(lo, hi - lo, e->data + (lo - e->offset), opaque);
+        }
+        map->bytes -= hi - lo;
+
+        if (hi < e_end) {
+            /* the tail survives as an extent of its own */
+            HddExtent *tail = g_new(HddExtent, 1);
+
+            tail->offset = hi;
+            tail->length = e_end - hi;
+            tail->data = g_memdup2(e->data + (hi - e->offset), tail->length);
+            g_sequence_insert_sorted(map->extents, tail, hdd_extent_cmp, NULL);
+        }
+        if (lo > e->offset) {
+            /* the head survives in place; its buffer keeps the old size */
+            e->length = lo - e->offset;
+        } else {
+            g_sequence_remove(it);
+        }
+        it = next;
+    }
+}
+
+void hdd_map_clear(HddMap *map, HddMapFn *fn, void *opaque)
+{
+    GSequenceIter *it = g_sequence_get_begin_iter(map->extents);
+
+    while (!g_sequence_iter_is_end(it)) {
+        HddExtent *e = g_sequence_get(it);
+        GSequenceIter *next = g_sequence_iter_next(it);
+
+        if (fn) {
+            fn(e->offset, e->length, e->data, opaque);
+        }
+        map->bytes -= e->length;
+        g_sequence_remove(it);
+        it = next;
+    }
+    assert(map->bytes == 0);
+}
+
+void hdd_map_put(HddMap *map, uint64_t offset, uint64_t length, uint8_t *data)
+{
+    HddExtent *e = g_new(HddExtent, 1);
+
+    hdd_map_cut(map, offset, length, NULL, NULL);
+    e->offset = offset;
+    e->length = length;
+    e->data = data;
+    g_sequence_insert_sorted(map->extents, e, hdd_extent_cmp, NULL);
+    map->bytes += length;
+}
+
+void hdd_map_overlay(HddMap *map, uint64_t offset, uint64_t length,
+                     uint8_t *buf)
+{
+    uint64_t end = offset + length;
+    GSequenceIter *it;
+
+    for (it = hdd_map_first(map, offset); !g_sequence_iter_is_end(it);
+         it = g_sequence_iter_next(it)) {
+        HddExtent *e = g_sequence_get(it);
+        uint64_t lo, hi;
+
+        if (e->offset >= end) {
+            break;
+        }
+        lo = MAX(e->offset, offset);
+        hi = MIN(e->offset + e->length, end);
+        memcpy(buf + (lo - offset), e->data + (lo - e->offset), hi - lo);
+    }
+}

@@ -1,0 +1,102 @@
+/*
+ * hddmodel: what the driver (hddmodel.c), its map of cached write data
+ * (hddmodel-map.c) and its QMP commands (hddmodel-qmp.c) share.
+ *
+ * Copyright (C) 2026 the platter authors.
+ *
+ * This work is licensed under the terms of the GNU GPL, version 2 or later.
+ * See the COPYING file in the top-level directory.
+ */
+
+#ifndef BLOCK_HDDMODEL_H
+#define BLOCK_HDDMODEL_H
+
+#include "qemu/queue.h"
+#include "qemu/timer.h"
+#include "block/block_int.h"
+#include "hwm/hwm.h"
+
+/* ---- the data of cached writes, by byte range (hddmodel-map.c) ---------- */
+
+typedef struct HddMap HddMap;
+
+/* Called on each piece of data as it leaves the map. */
+typedef void HddMapFn(uint64_t offset, uint64_t length, const uint8_t *data,
+                      void *opaque);
+
+HddMap *hdd_map_new(void);
+void hdd_map_free(HddMap *map);
+/* Take ownership of data (at least length bytes) for [offset, +length). */
+void hdd_map_put(HddMap *map, uint64_t offset, uint64_t length, uint8_t *data);
+/* Remove [offset, +length), handing each piece to fn (if set) first. */
+void hdd_map_cut(HddMap *map, uint64_t offset, uint64_t length,
+                 HddMapFn *fn, void *opaque);
+/* Remove everything, handing each piece to fn (if set) first. */
+void hdd_map_clear(HddMap *map, HddMapFn *fn, void *opaque);
+/* Copy what the map holds of [offset, +length) over buf. */
+void hdd_map_overlay(HddMap *map, uint64_t offset, uint64_t length,
+                     uint8_t *buf);
+uint64_t hdd_map_bytes(const HddMap *map);
+uint64_t hdd_map_extents(const HddMap *map);
+
+/* ---- the driver (hddmodel.c) ------------------------------------------- */
+
+typedef struct HddReq {
+    Coroutine *co;
+    HwmRequest hr;
+    QEMUIOVector *qiov;         /* READ: where the data goes */
+    uint8_t *buf;               /* WRITE: the data, copied at submission */
+    int ret;
+    bool submitted;             /* handed to the model (else: host queue) */
+    bool done;
+    QTAILQ_ENTRY(HddReq) next;
+} HddReq;
+
+typedef struct BDRVHddState {
+    BlockDriverState *bs;
+    HwmProfile *profile;
+    HwmDevice *dev;
+    QEMUTimer timer;            /* main loop, QEMU_CLOCK_VIRTUAL */
+    hwm_ns now;                 /* last time given to the model */
+    uint64_t next_tag;
+    uint32_t in_model;          /* commands the model holds */
+    uint32_t queue_depth;
+    QTAILQ_HEAD(, HddReq) reqs; /* every request not yet completed */
+    GHashTable *by_tag;         /* tag -> HddReq, for submitted ones */
+    HddMap *map;                /* data the model's cache holds */
+    bool in_process;            /* hdd_process() is running */
+    bool process_again;
+    bool ff_scheduled;          /* fast-forward BH pending */
+    bool in_ff;                 /* fast-forward BH running */
+    FILE *trace;
+    uint64_t queued_total;      /* requests that waited in the host queue */
+    QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
+    hwm_ns cut_at_ns;           /* power loss for good: when, HWM_NEVER: none */
+    uint64_t cut_at_request;    /* power loss at this arrival, 0: none */
+    uint64_t arrivals;          /* timed requests seen */
+    bool dead;                  /* power lost: every new command fails */
+    bool cut_done;              /* ... and the model and cache were cut */
+    int fail_ret;               /* hdd_fail_all() running: this error */
+    uint64_t failed;            /* requests hdd_fail_all() failed */
+} BDRVHddState;
+
+/* What a power cut destroyed. */
+typedef struct HddCutReport {
+    hwm_ns clock_ns;            /* when */
+    GArray *lost;               /* HwmExtent: acknowledged, never on media */
+    uint64_t lost_bytes;
+    uint64_t cached_bytes;      /* write data the driver dropped */
+    uint64_t dropped;           /* requests that failed */
+} HddCutReport;
+
+/* The node's driver state, or NULL if it is not an hddmodel node. */
+BDRVHddState *hdd_state(BlockDriverState *bs);
+hwm_ns hdd_now(BDRVHddState *s);
+/*
+ * Cut the power now (hddmodel-power-cut: it comes back at once).  Fills
+ * *rep (free rep->lost with g_array_unref()); false with errp set if the
+ * node cannot be cut now.
+ */
+bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp);
+
+#endif
