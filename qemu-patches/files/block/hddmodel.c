@@ -803,9 +803,10 @@ static bool hdd_parse_cut(BDRVHddState *s, QemuOpts *opts, Error **errp)
         return false;
     }
     if (qemu_opt_get(opts, HDD_OPT_CUT_NS)) {
-        if (at_ns >= (uint64_t)HWM_NEVER) {
+        if (at_ns > HWM_TIME_MAX) {
             error_setg(errp, "hddmodel: " HDD_OPT_CUT_NS " %" PRIu64
-                       " is too large", at_ns);
+                       " is too large: the model's clock ends at %" PRId64,
+                       at_ns, (hwm_ns)HWM_TIME_MAX);
             return false;
         }
         s->cut_at_ns = at_ns;

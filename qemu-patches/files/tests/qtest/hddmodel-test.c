@@ -2276,6 +2276,9 @@ static const struct {
     { "power-cut-ns=-1", { "power-cut-ns" } },
     { "power-cut-ns=9223372036854775807",
       { "power-cut-ns 9223372036854775807 is too large" } },
+    /* HWM_TIME_MAX + 1: a cut the model could not be run to */
+    { "power-cut-ns=4611686018427387904",
+      { "power-cut-ns 4611686018427387904 is too large" } },
     { "profile=nosuch", { "profile 'nosuch'", "nosuch.profile" } },
     { "profile-dir=/nonexistent", { "/nonexistent/" } },
     { "bogus=1", { "bogus" } },
