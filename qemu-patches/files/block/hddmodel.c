@@ -289,33 +289,65 @@ static void hdd_submit_waiting(BDRVHddState *s)
     }
 }
 
-static void hdd_fast_forward_bh(void *opaque);
-static void hdd_cut_now(BDRVHddState *s);
+/* ---- state --------------------------------------------------------------- */
+
+static const char *const hdd_state_names[] = {
+    [HDD_IDLE] = "idle",
+    [HDD_DELIVERING] = "delivering",
+    [HDD_FAST_FORWARD] = "fast-forward",
+    [HDD_CUT] = "cut",
+    [HDD_OFF] = "off",
+};
+
+/* The states each state may go to (the diagram at HddState). */
+static const unsigned hdd_next_states[] = {
+    [HDD_IDLE] = 1u << HDD_DELIVERING | 1u << HDD_FAST_FORWARD |
+                 1u << HDD_CUT | 1u << HDD_OFF,
+    [HDD_DELIVERING] = 1u << HDD_IDLE | 1u << HDD_CUT,
+    [HDD_FAST_FORWARD] = 1u << HDD_IDLE | 1u << HDD_CUT,
+    [HDD_CUT] = 1u << HDD_IDLE | 1u << HDD_OFF,
+    [HDD_OFF] = 0,
+};
+
+static void hdd_set_state(BDRVHddState *s, HddState to)
+{
+    trace_hddmodel_state(s, hdd_state_names[s->state], hdd_state_names[to]);
+    assert(hdd_next_states[s->state] & (1u << to));
+    s->state = to;
+}
+
+/* The states in which events are handed out. */
+static bool hdd_delivering(BDRVHddState *s)
+{
+    return s->state == HDD_DELIVERING || s->state == HDD_FAST_FORWARD ||
+           s->state == HDD_CUT;
+}
 
 /* Arm the timer for the model's next event (or run the model forward). */
 static void hdd_schedule(BDRVHddState *s)
 {
     hwm_ns t;
 
-    if (!s->dev) {
-        /* drained while still opening (child attach): nothing to run */
+    if (!s->dev || s->state != HDD_IDLE) {
+        /*
+         * Drained while still opening (child attach): nothing to run.
+         * Delivering: its end schedules.  Power lost: nothing is left.
+         */
+        return;
+    }
+    if (!QTAILQ_EMPTY(&s->reqs) && hdd_clock_stalled(s)) {
+        qemu_bh_schedule(s->ff_bh);
         return;
     }
     t = hwm_next_event(s->dev);
-    if (!QTAILQ_EMPTY(&s->reqs) && hdd_clock_stalled(s)) {
-        if (!s->ff_scheduled && !s->in_ff) {
-            s->ff_scheduled = true;
-            aio_bh_schedule_oneshot(bdrv_get_aio_context(s->bs),
-                                    hdd_fast_forward_bh, s);
-        }
-        return;
-    }
     if (t == HWM_NEVER) {
         timer_del(&s->timer);
     } else {
         timer_mod_ns(&s->timer, t);
     }
 }
+
+/* ---- events ------------------------------------------------------------- */
 
 static void hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
 {
@@ -349,100 +381,79 @@ static void hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
 }
 
 /*
- * Run the model up to `now` and act on its events.  Never called in a
- * coroutine: the image I/O below must not yield, so that the guest cannot
- * run while it happens.
+ * Hand out the model's events up to `now`: completions finish their
+ * requests, write-backs go to the image.  Never in a coroutine: the image
+ * I/O must not yield, so that the guest cannot run while it happens.
+ * Finishing a request runs its coroutine, which may issue another request
+ * at once (the block layer's next flush): hdd_co_request() queues it, or
+ * fails it after a power loss.
  */
-static void hdd_process(BDRVHddState *s, hwm_ns now)
+static void hdd_deliver(BDRVHddState *s, hwm_ns now)
 {
     HwmEvent ev[HDD_EVENT_BATCH];
     size_t n, i;
 
     assert(!qemu_in_coroutine());
-    if (now > s->now) {
-        s->now = now;
-    }
-    if (s->in_process) {
-        /* reentered from a nested poll: the outer loop picks it up */
-        s->process_again = true;
-        return;
-    }
-    s->in_process = true;
+    assert(hdd_delivering(s));
+    s->now = MAX(s->now, now);
     do {
-        s->process_again = false;
-        do {
-            n = hwm_advance(s->dev, s->now, ev, HDD_EVENT_BATCH);
-            for (i = 0; i < n; i++) {
-                if (ev[i].kind == HWM_EV_COMPLETE) {
-                    hdd_handle_complete(s, &ev[i]);
-                } else {
-                    hdd_destage(s, ev[i].offset, ev[i].length);
-                }
+        n = hwm_advance(s->dev, s->now, ev, HDD_EVENT_BATCH);
+        for (i = 0; i < n; i++) {
+            if (ev[i].kind == HWM_EV_COMPLETE) {
+                hdd_handle_complete(s, &ev[i]);
+            } else {
+                hdd_destage(s, ev[i].offset, ev[i].length);
             }
-        } while (n == HDD_EVENT_BATCH);
+        }
+    } while (n == HDD_EVENT_BATCH);
+    if (s->state != HDD_CUT) {
         hdd_submit_waiting(s);
-    } while (s->process_again);
-    s->in_process = false;
-    if (s->dead && !s->cut_done) {
-        /* the power failed while we were delivering events */
-        hdd_cut_now(s);
-        return;
     }
-    hdd_schedule(s);
-}
-
-static void hdd_timer_cb(void *opaque)
-{
-    BDRVHddState *s = opaque;
-
-    if (s->dead) {
-        /* nothing after the cut may reach the model or the image */
-        hdd_cut_now(s);
-        return;
-    }
-    hdd_process(s, hdd_now(s));
 }
 
 /*
- * Fail every outstanding request (power cut, broken model) and return how
- * many failed.  Finishing one enters its coroutine, and the block layer may
- * then issue a request it held back behind it (the next of several
- * flushes, which it serializes) before we return.  That request was sent
- * before the failure too: it fails the same way (hdd_co_request() checks
- * fail_ret) instead of reaching a model whose queue is gone, which would
- * later complete a command the driver no longer knows.  A flush issued
- * before a power cut must never succeed after it.
+ * Fail every outstanding request.  Finishing one enters its coroutine, and
+ * the block layer may then issue a request it held back behind it (the
+ * next of several flushes, which it serializes) before we return.  That
+ * request was sent before the failure too and fails the same way: at once
+ * after a power loss (hdd_co_request()), else from the host queue below.
+ * It must not reach a model whose queue is gone, which would later
+ * complete a command the driver no longer knows; and a flush issued before
+ * a power cut must never succeed after it.
  */
-static uint64_t hdd_fail_all(BDRVHddState *s, int ret)
+static void hdd_fail_all(BDRVHddState *s)
 {
     HddReq *req;
 
-    s->fail_ret = ret;
-    s->failed = 0;
+    assert(s->state == HDD_FAST_FORWARD || s->state == HDD_CUT ||
+           s->state == HDD_OFF);
     while ((req = QTAILQ_FIRST(&s->reqs))) {
-        hdd_finish(s, req, ret);
-        s->failed++;
+        hdd_finish(s, req, -EIO);
+        s->cut_dropped++;
     }
-    s->fail_ret = 0;
     s->in_model = 0;
-    return s->failed;
 }
 
 /*
- * Power is gone at `at`: what the drive held only in its volatile cache is
- * lost (the image already holds exactly the media) and queued commands die.
- * *rep says what went (free rep->lost with g_array_unref()).
+ * Power is gone at `at` (state CUT): what the drive held only in its
+ * volatile cache is lost (the image already holds exactly the media) and
+ * queued commands die.  Ends in `after`: IDLE when power comes back at
+ * once (hddmodel-power-cut), OFF when it does not.  *rep says what went
+ * (free rep->lost with g_array_unref()).
  */
-static void hdd_power_cut(BDRVHddState *s, hwm_ns at, HddCutReport *rep)
+static void hdd_cut(BDRVHddState *s, hwm_ns at, HddState after,
+                    HddCutReport *rep)
 {
     unsigned i;
 
+    assert(s->state == HDD_CUT);
+    /* requests that fail from now on, hdd_co_request()'s included */
+    s->cut_dropped = 0;
     /*
      * What the model did up to the cut happened: deliver it first, or data
      * it wrote to the media would be dropped with the cache.
      */
-    assert(!s->in_process);
-    hdd_process(s, at);
+    hdd_deliver(s, at);
     rep->clock_ns = s->now;
     rep->lost = hwm_power_cut(s->dev, s->now);
     rep->lost_bytes = 0;
@@ -458,30 +469,29 @@ static void hdd_power_cut(BDRVHddState *s, hwm_ns at, HddCutReport *rep)
                     rep->cached_bytes);
     }
     hdd_map_clear(s->map, NULL, NULL);
-    rep->dropped = hdd_fail_all(s, -EIO);
+    hdd_fail_all(s);
+    rep->dropped = s->cut_dropped;
     if (s->trace) {
         fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
                 s->now, rep->lost_bytes);
         fflush(s->trace);
     }
+    hdd_set_state(s, after);
+    if (after == HDD_OFF) {
+        timer_del(&s->timer);
+    }
     hdd_schedule(s);
 }
 
 /*
- * The cut itself, once nothing is being delivered: run the model up to the
- * cut time, drop what was volatile, fail what was queued.  One line on
- * stderr tells scripts what the cut took.
+ * The scheduled power loss's cut: power does not come back.  One line on
+ * stderr tells scripts what it took.
  */
-static void hdd_cut_now(BDRVHddState *s)
+static void hdd_cut_for_good(BDRVHddState *s)
 {
     HddCutReport rep;
 
-    if (s->cut_done || s->in_process || s->in_ff || qemu_in_coroutine()) {
-        /* hdd_process()'s outermost call, or the BH, finishes it */
-        return;
-    }
-    s->cut_done = true;
-    hdd_power_cut(s, s->cut_at_ns, &rep);
+    hdd_cut(s, s->cut_at_ns, HDD_OFF, &rep);
     fprintf(stderr, "hddmodel-power-cut node=%s clock_ns=%" PRId64
             " arrivals=%" PRIu64 " lost_bytes=%" PRIu64 " lost_extents=%u"
             " dropped_requests=%" PRIu64 "\n", bdrv_get_node_name(s->bs),
@@ -493,56 +503,46 @@ bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
 {
     const char *node = bdrv_get_node_name(s->bs);
 
-    if (s->in_process) {
+    switch (s->state) {
+    case HDD_IDLE:
+        break;
+    case HDD_DELIVERING:
+    case HDD_FAST_FORWARD:
         error_setg(errp, "node '%s' is busy completing requests", node);
         return false;
-    }
-    if (s->dead) {
+    case HDD_CUT:
+    case HDD_OFF:
         error_setg(errp, "node '%s' has lost power for good (%s)", node,
                    HDD_OPT_CUT_NS "/" HDD_OPT_CUT_REQUEST);
         return false;
     }
-    hdd_power_cut(s, hdd_now(s), rep);
+    hdd_set_state(s, HDD_CUT);
+    hdd_cut(s, hdd_now(s), HDD_IDLE, rep);
     return true;
 }
 
-static void hdd_cut_bh(void *opaque)
+/* A delivery is over: back to idle, or on to the cut if power failed. */
+static void hdd_delivered(BDRVHddState *s)
 {
-    hdd_cut_now(opaque);
-}
-
-/*
- * The scheduled power loss (power-cut-ns / power-cut-request): unlike the
- * QMP command, power does not come back.  From this instant every new
- * command fails, the guest's vCPU stops at the instruction it is on (so
- * what it printed before the cut is all it ever says, the same on every
- * run), and QEMU is asked to quit.  The cut of model and cache follows at
- * once, or as soon as no events are being delivered.
- */
-static void hdd_lose_power(BDRVHddState *s, hwm_ns at)
-{
-    if (s->dead) {
+    if (s->state == HDD_CUT) {
+        hdd_cut_for_good(s);
         return;
     }
-    s->dead = true;
-    s->cut_at_ns = MAX(at, s->now);
-    timer_del(&s->cut_timer);
-    if (qemu_in_vcpu_thread()) {
-        cpu_stop_current();
-    }
-    qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_ERROR);
-    if (qemu_in_coroutine()) {
-        aio_bh_schedule_oneshot(qemu_get_aio_context(), hdd_cut_bh, s);
-    } else {
-        hdd_cut_now(s);
-    }
+    hdd_set_state(s, HDD_IDLE);
+    hdd_schedule(s);
 }
 
-static void hdd_cut_timer_cb(void *opaque)
+static void hdd_timer_cb(void *opaque)
 {
     BDRVHddState *s = opaque;
 
-    hdd_lose_power(s, s->cut_at_ns);
+    if (s->state != HDD_IDLE) {
+        /* CUT: the cut BH runs next; OFF: nothing reaches the model again */
+        return;
+    }
+    hdd_set_state(s, HDD_DELIVERING);
+    hdd_deliver(s, hdd_now(s));
+    hdd_delivered(s);
 }
 
 /*
@@ -555,32 +555,82 @@ static void hdd_fast_forward_bh(void *opaque)
 {
     BDRVHddState *s = opaque;
 
-    s->ff_scheduled = false;
-    if (s->dead) {
-        hdd_cut_now(s);
-        return;
-    }
-    if (s->in_process || s->in_ff) {
+    if (s->state != HDD_IDLE) {
         /*
-         * Run by the nested poll of our own image I/O: the outer call
-         * finishes the job and schedules us again if anything is left.
+         * Run by the nested poll of our own image I/O: the delivery under
+         * way schedules us again if anything is left when it ends.  After a
+         * power loss nothing is left.
          */
         return;
     }
-    s->in_ff = true;
-    while (!QTAILQ_EMPTY(&s->reqs)) {
+    if (!hdd_clock_stalled(s)) {
+        /* the clock runs again: the timer delivers on it */
+        hdd_schedule(s);
+        return;
+    }
+    hdd_set_state(s, HDD_FAST_FORWARD);
+    while (!QTAILQ_EMPTY(&s->reqs) && s->state == HDD_FAST_FORWARD) {
         hwm_ns t = hwm_next_event(s->dev);
 
         if (t == HWM_NEVER) {
             error_report("hddmodel: %s: model idle with %u commands queued",
                          bdrv_get_node_name(s->bs), s->in_model);
-            hdd_fail_all(s, -EIO);
+            hdd_fail_all(s);
             break;
         }
-        hdd_process(s, MAX(t, hdd_now(s)));
+        hdd_deliver(s, MAX(t, hdd_now(s)));
     }
-    s->in_ff = false;
-    hdd_schedule(s);
+    hdd_delivered(s);
+}
+
+static void hdd_cut_bh(void *opaque)
+{
+    BDRVHddState *s = opaque;
+
+    /* (closing may have done the cut already) */
+    if (s->state == HDD_CUT) {
+        hdd_cut_for_good(s);
+    }
+}
+
+/*
+ * The scheduled power loss (power-cut-ns / power-cut-request): unlike the
+ * QMP command, power does not come back.  From this instant every new
+ * command fails, the guest's vCPU stops at the instruction it is on (so
+ * what it printed before the cut is all it ever says, the same on every
+ * run), and QEMU is asked to quit.  The cut of model and cache follows at
+ * once; from a request's coroutine (the Nth request) a BH does it, and
+ * during a delivery its end does (hdd_delivered()).
+ */
+static void hdd_lose_power(BDRVHddState *s, hwm_ns at)
+{
+    HddState was = s->state;
+
+    if (was == HDD_CUT || was == HDD_OFF) {
+        return;
+    }
+    s->cut_at_ns = MAX(at, s->now);
+    timer_del(&s->cut_timer);
+    hdd_set_state(s, HDD_CUT);
+    if (qemu_in_vcpu_thread()) {
+        cpu_stop_current();
+    }
+    qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_ERROR);
+    if (was != HDD_IDLE) {
+        return;
+    }
+    if (qemu_in_coroutine()) {
+        qemu_bh_schedule(s->cut_bh);
+    } else {
+        hdd_cut_for_good(s);
+    }
+}
+
+static void hdd_cut_timer_cb(void *opaque)
+{
+    BDRVHddState *s = opaque;
+
+    hdd_lose_power(s, s->cut_at_ns);
 }
 
 /*
@@ -634,12 +684,9 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
         },
     };
 
-    if (s->fail_ret) {
-        /* issued behind a request hdd_fail_all() is failing */
-        s->failed++;
-        return s->fail_ret;
-    }
-    if (s->dead) {
+    if (s->state == HDD_CUT || s->state == HDD_OFF) {
+        /* the power has failed: counted while the cut runs (hdd_cut()) */
+        s->cut_dropped++;
         return -EIO;
     }
     if (!bytes && op != HWM_OP_FLUSH) {
@@ -671,12 +718,12 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
     /*
      * Read the clock now, in the guest's MMIO access (where icount allows
      * it): hdd_submit() hands the model s->now.  A request that finds every
-     * command slot taken, or arrives while events are being processed,
+     * command slot taken, or arrives while events are being delivered,
      * waits in s->reqs for hdd_submit_waiting().
      */
     hdd_now(s);
     QTAILQ_INSERT_TAIL(&s->reqs, &req, next);
-    if (s->in_model < s->queue_depth && !s->in_process) {
+    if (s->state == HDD_IDLE && s->in_model < s->queue_depth) {
         hdd_submit(s, &req);
     } else {
         s->queued_total++;
@@ -835,6 +882,8 @@ static void hdd_free(BDRVHddState *s)
 {
     timer_del(&s->timer);
     timer_del(&s->cut_timer);
+    g_clear_pointer(&s->ff_bh, qemu_bh_delete);
+    g_clear_pointer(&s->cut_bh, qemu_bh_delete);
     if (s->trace) {
         fclose(s->trace);
         s->trace = NULL;
@@ -863,6 +912,8 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     s->map = hdd_map_new();
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
     timer_init_ns(&s->cut_timer, QEMU_CLOCK_VIRTUAL, hdd_cut_timer_cb, s);
+    s->ff_bh = aio_bh_new(bdrv_get_aio_context(bs), hdd_fast_forward_bh, s);
+    s->cut_bh = aio_bh_new(qemu_get_aio_context(), hdd_cut_bh, s);
 
     opts = qemu_opts_create(&hdd_runtime_opts, NULL, 0, &error_abort);
     if (!qemu_opts_absorb_qdict(opts, options, errp)) {
@@ -943,22 +994,29 @@ out:
     return ret;
 }
 
-/* A clean shutdown: everything the drive holds reaches the media (after a
- * scheduled power loss it holds nothing). */
 static void hdd_close(BlockDriverState *bs)
 {
     BDRVHddState *s = bs->opaque;
     HddImageWrite w = { .s = s };
 
-    if (s->dead) {
-        /* no clean shutdown after a power loss: finish the cut if pending */
-        hdd_cut_now(s);
+    switch (s->state) {
+    case HDD_CUT:
+        /* a power loss whose cut has not run yet */
+        hdd_cut_for_good(s);
+        break;
+    case HDD_OFF:
+        break;
+    default:
+        /*
+         * A clean shutdown: everything the drive holds reaches the media.
+         * bdrv_close() drained first, so no request should be left; fail
+         * any rather than leave a coroutine waiting.
+         */
+        hdd_set_state(s, HDD_OFF);
+        hdd_fail_all(s);
+        hdd_map_clear(s->map, hdd_image_write_piece, &w);
+        break;
     }
-    if (!QTAILQ_EMPTY(&s->reqs)) {
-        /* bdrv_close() drains first; fail rather than leave a coroutine */
-        hdd_fail_all(s, -EIO);
-    }
-    hdd_map_clear(s->map, hdd_image_write_piece, &w);
     if (w.ret == 0) {
         bdrv_flush(bs->file->bs);
     }

@@ -52,6 +52,34 @@ typedef struct HddReq {
     QTAILQ_ENTRY(HddReq) next;
 } HddReq;
 
+/*
+ * What the driver is doing.  Requests reach the model only in IDLE; while
+ * events are delivered they wait in the host queue; once the power has
+ * failed they fail.  The transitions (hdd_set_state() asserts them):
+ *
+ *   IDLE -> DELIVERING -> IDLE     the timer: events up to the clock
+ *   IDLE -> FAST_FORWARD -> IDLE   the clock is stalled (VM stopped,
+ *                                  drain): the model runs on its own
+ *                                  until no request is left
+ *   IDLE -> CUT -> IDLE            hddmodel-power-cut: power comes back
+ *   IDLE, DELIVERING,              a scheduled power loss: the cut runs
+ *   FAST_FORWARD -> CUT -> OFF     at once, from a BH (in a request's
+ *                                  coroutine) or when the delivery under
+ *                                  way ends
+ *   IDLE -> OFF                    close: a clean shutdown
+ *
+ * Only the main loop delivers, so no delivery starts inside another: the
+ * timer and the BHs start one from IDLE only, and a BH run by the nested
+ * poll of the driver's own image I/O finds the state taken.
+ */
+typedef enum HddState {
+    HDD_IDLE,
+    HDD_DELIVERING,
+    HDD_FAST_FORWARD,
+    HDD_CUT,                    /* power lost; the cut pending or running */
+    HDD_OFF,                    /* no power: every request fails */
+} HddState;
+
 typedef struct BDRVHddState {
     BlockDriverState *bs;
     HwmProfile *profile;
@@ -64,20 +92,16 @@ typedef struct BDRVHddState {
     QTAILQ_HEAD(, HddReq) reqs; /* every request not yet completed */
     GHashTable *by_tag;         /* tag -> HddReq, for submitted ones */
     HddMap *map;                /* data the model's cache holds */
-    bool in_process;            /* hdd_process() is running */
-    bool process_again;
-    bool ff_scheduled;          /* fast-forward BH pending */
-    bool in_ff;                 /* fast-forward BH running */
+    HddState state;
+    QEMUBH *ff_bh;              /* hdd_fast_forward_bh() */
+    QEMUBH *cut_bh;             /* hdd_cut_bh() */
     FILE *trace;
     uint64_t queued_total;      /* requests that waited in the host queue */
     QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
     hwm_ns cut_at_ns;           /* power loss for good: when, HWM_NEVER: none */
     uint64_t cut_at_request;    /* power loss at this arrival, 0: none */
     uint64_t arrivals;          /* timed requests seen */
-    bool dead;                  /* power lost: every new command fails */
-    bool cut_done;              /* ... and the model and cache were cut */
-    int fail_ret;               /* hdd_fail_all() running: this error */
-    uint64_t failed;            /* requests hdd_fail_all() failed */
+    uint64_t cut_dropped;       /* requests the cut under way failed */
 } BDRVHddState;
 
 /* What a power cut destroyed. */

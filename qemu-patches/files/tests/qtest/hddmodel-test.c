@@ -794,6 +794,92 @@ static void test_cut_at_time(void)
     scheduled_cut(false);
 }
 
+/*
+ * The Nth request (power-cut-request=5) is the second of two flushes
+ * kicked together after cut_prelude(): the block layer issues it when the
+ * first completes, from inside the driver's delivery of that completion.
+ * The first flush has made b durable, the second fails, nothing is lost.
+ */
+static Rig *cut_start_two_flushes(const char *img, const char *d0_more,
+                                  VblkReq *q)
+{
+    Rig *r = rig_start_full(img, true, d0_more, "-action shutdown=pause ");
+    uint8_t a[4096], b[4096];
+    int i;
+
+    fill(a, sizeof(a), 21);
+    fill(b, sizeof(b), 22);
+    cut_prelude(r, a, b);
+    for (i = 0; i < 2; i++) {
+        vblk_prepare(r, &q[i], VIRTIO_BLK_T_FLUSH, 0, NULL, 0);
+        vblk_kick(r, &q[i], NULL);
+    }
+    return r;
+}
+
+static void cut_check_two_flushes(Rig *r, VblkReq *q, bool may_step)
+{
+    int i;
+
+    vblk_wait(r, q, 2, may_step);
+    g_assert_cmpint(q[0].status, ==, VIRTIO_BLK_S_OK);
+    g_assert_cmpint(q[1].status, ==, VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(q[1].t1, ==, q[0].t1);
+    for (i = 0; i < 2; i++) {
+        vblk_finish(r, &q[i], NULL);
+    }
+    qtest_qmp_eventwait(r->qts, "SHUTDOWN");
+    g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 1);
+    g_assert_cmpuint(node_stat(r, "d0", "lost-bytes"), ==, 0);
+    g_assert_cmpuint(node_stat(r, "d0", "in-flight"), ==, 0);
+}
+
+/*
+ * ... while the driver delivers on the virtual clock: the cut waits for
+ * the delivery to end.
+ */
+static void test_cut_in_delivery(void)
+{
+    g_autofree char *img = make_image();
+    VblkReq q[2];
+    Rig *r = cut_start_two_flushes(img, "power-cut-request=5,", q);
+    uint8_t a[4096], b[4096], got[4096];
+
+    cut_check_two_flushes(r, q, true);
+    rig_stop(r);
+    fill(a, sizeof(a), 21);
+    fill(b, sizeof(b), 22);
+    read_image(img, 2000 * 512, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+    read_image(img, 3000 * 512, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), b, sizeof(b));
+    unlink(img);
+}
+
+/*
+ * ... in a drained section (blockdev-reopen drains the node, then fails:
+ * the driver cannot reopen), where the driver runs the model forward on
+ * its own: the cut is done when the drain ends, without the clock moving.
+ * (While the VM is stopped requests are served untimed and not counted:
+ * the Nth cannot come then.)
+ */
+static void test_cut_in_fast_forward(void)
+{
+    g_autofree char *img = make_image();
+    VblkReq q[2];
+    Rig *r = cut_start_two_flushes(img, "power-cut-request=5,"
+                                   "file.node-name=d0f,", q);
+
+    qobject_unref(qtest_qmp(r->qts, "{'execute': 'blockdev-reopen', "
+                            "'arguments': {'options': [{'driver': "
+                            "'hddmodel', 'node-name': 'd0', 'file': "
+                            "'d0f'}]}}"));
+    g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 1);
+    cut_check_two_flushes(r, q, false);
+    rig_stop(r);
+    unlink(img);
+}
+
 /* A clean shutdown writes everything back. */
 static void test_clean_shutdown(void)
 {
@@ -2402,6 +2488,10 @@ int main(int argc, char **argv)
     qtest_add_func("/hddmodel/virtio-blk/power-cut-at-request",
                    test_cut_at_request);
     qtest_add_func("/hddmodel/virtio-blk/power-cut-at-time", test_cut_at_time);
+    qtest_add_func("/hddmodel/virtio-blk/power-cut-in-delivery",
+                   test_cut_in_delivery);
+    qtest_add_func("/hddmodel/virtio-blk/power-cut-in-fast-forward",
+                   test_cut_in_fast_forward);
     qtest_add_func("/hddmodel/virtio-blk/stop-in-flight", test_stop_in_flight);
     qtest_add_func("/hddmodel/virtio-blk/write-through", test_write_through);
     qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
