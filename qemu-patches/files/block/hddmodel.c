@@ -32,13 +32,14 @@
 #include "qemu/error-report.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
-#include "qemu/option.h"
 #include "qemu/queue.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
+#include "qapi/qapi-visit-block-core.h"
 #include "qobject/qdict.h"
 #include "block/block-io.h"
 #include "block/block_int.h"
+#include "block/qdict.h"
 #include "system/cpus.h"
 #include "system/runstate.h"
 #include "trace.h"
@@ -59,71 +60,6 @@
 
 /* Events fetched from the model per hwm_advance() call. */
 #define HDD_EVENT_BATCH 64
-
-static QemuOptsList hdd_runtime_opts = {
-    .name = "hddmodel",
-    .head = QTAILQ_HEAD_INITIALIZER(hdd_runtime_opts.head),
-    .desc = {
-        {
-            .name = HDD_OPT_PROFILE,
-            .type = QEMU_OPT_STRING,
-            .help = "drive profile: a name looked up as NAME.profile in "
-                    "profile-dir, or a path (default " HDD_DEFAULT_PROFILE ")",
-        },
-        {
-            .name = HDD_OPT_PROFILE_DIR,
-            .type = QEMU_OPT_STRING,
-            .help = "directory holding NAME.profile files "
-                    "(default: share/platter/profiles next to the binary)",
-        },
-        {
-            .name = HDD_OPT_FUA,
-            .type = QEMU_OPT_BOOL,
-            .help = "advertise native FUA (BDRV_REQ_FUA); without it the "
-                    "block layer follows a FUA write with a flush "
-                    "(default: as the profile says)",
-        },
-        {
-            .name = HDD_OPT_WCE,
-            .type = QEMU_OPT_BOOL,
-            .help = "enable the drive's volatile write cache "
-                    "(default: as the profile says)",
-        },
-        {
-            .name = HDD_OPT_QD,
-            .type = QEMU_OPT_NUMBER,
-            .help = "commands the drive accepts at once; more wait in the "
-                    "host queue (default: as the profile says)",
-        },
-        {
-            .name = HDD_OPT_POLICY,
-            .type = QEMU_OPT_STRING,
-            .help = "command scheduling: fifo or sptf "
-                    "(default: as the profile says)",
-        },
-        {
-            .name = HDD_OPT_TRACE,
-            .type = QEMU_OPT_STRING,
-            .help = "write a platter-trace v1 request trace (one line per "
-                    "completed request) to this file",
-        },
-        {
-            .name = HDD_OPT_CUT_NS,
-            .type = QEMU_OPT_NUMBER,
-            .help = "lose power at this QEMU_CLOCK_VIRTUAL time (ns): the "
-                    "volatile cache is dropped, every command fails from "
-                    "then on and QEMU is asked to shut down (default: never)",
-        },
-        {
-            .name = HDD_OPT_CUT_REQUEST,
-            .type = QEMU_OPT_NUMBER,
-            .help = "lose power when the Nth timed request (1-based: reads, "
-                    "writes, flushes, discards) arrives; that request fails "
-                    "(default: never)",
-        },
-        { /* end of list */ }
-    },
-};
 
 static BlockDriver bdrv_hddmodel;
 
@@ -805,59 +741,76 @@ static char *hdd_default_profile_dir(void)
     return g_build_filename(datadir, "..", "platter", "profiles", NULL);
 }
 
-static bool hdd_parse_config(QemuOpts *opts, HwmConfig *cfg, Error **errp)
+/*
+ * The options as the schema defines them (BlockdevOptionsHddModel in
+ * qapi/block-core.json): one definition for -drive's strings and for
+ * -blockdev's and blockdev-add's typed values.  Everything but "file" (the
+ * image's node, for bdrv_open_file_child()) is consumed.
+ */
+static BlockdevOptions *hdd_parse_options(QDict *options, Error **errp)
 {
-    const char *policy = qemu_opt_get(opts, HDD_OPT_POLICY);
-    uint64_t qd = qemu_opt_get_number(opts, HDD_OPT_QD, 0);
+    BlockdevOptions *opts = NULL;
+    QObject *file;
+    Visitor *v;
 
-    memset(cfg, 0, sizeof(*cfg));
-    if (qemu_opt_get(opts, HDD_OPT_WCE)) {
-        cfg->write_cache = qemu_opt_get_bool(opts, HDD_OPT_WCE, true) ?
-                           HWM_ON : HWM_OFF;
+    qdict_put_str(options, "driver", "hddmodel");
+    v = qobject_input_visitor_new_flat_confused(options, errp);
+    if (v) {
+        visit_type_BlockdevOptions(v, NULL, &opts, errp);
+        visit_free(v);
     }
-    if (qemu_opt_get(opts, HDD_OPT_FUA)) {
-        cfg->fua = qemu_opt_get_bool(opts, HDD_OPT_FUA, true) ?
-                   HWM_ON : HWM_OFF;
+    qdict_del(options, "driver");
+    if (!opts) {
+        return NULL;
     }
-    if (qd > UINT32_MAX) {
-        error_setg(errp, "hddmodel: " HDD_OPT_QD " %" PRIu64 " is too large",
-                   qd);
-        return false;
+    assert(opts->driver == BLOCKDEV_DRIVER_HDDMODEL);
+    file = qobject_ref(qdict_get(options, "file"));
+    while (qdict_first(options)) {
+        qdict_del(options, qdict_first(options)->key);
     }
-    cfg->queue_depth = qd;
-    if (!policy) {
-        cfg->policy = HWM_POLICY_PROFILE;
-    } else if (!strcmp(policy, "fifo")) {
-        cfg->policy = HWM_POLICY_FIFO;
-    } else if (!strcmp(policy, "sptf")) {
-        cfg->policy = HWM_POLICY_SPTF;
-    } else {
-        error_setg(errp, "hddmodel: " HDD_OPT_POLICY " must be fifo or sptf, "
-                   "not '%s'", policy);
-        return false;
-    }
-    return true;
+    qdict_put_obj(options, "file", file);
+    return opts;
 }
 
-static bool hdd_parse_cut(BDRVHddState *s, QemuOpts *opts, Error **errp)
+static HwmTristate hdd_tristate(bool given, bool on)
 {
-    uint64_t at_ns = qemu_opt_get_number(opts, HDD_OPT_CUT_NS, 0);
+    return !given ? HWM_TRISTATE_PROFILE : on ? HWM_ON : HWM_OFF;
+}
 
+static const HwmPolicy hdd_policies[HDD_MODEL_POLICY__MAX] = {
+    [HDD_MODEL_POLICY_FIFO] = HWM_POLICY_FIFO,
+    [HDD_MODEL_POLICY_SPTF] = HWM_POLICY_SPTF,
+};
+
+static HwmConfig hdd_config(const BlockdevOptionsHddModel *o)
+{
+    return (HwmConfig) {
+        .write_cache = hdd_tristate(o->has_write_cache, o->write_cache),
+        .fua = hdd_tristate(o->has_fua, o->fua),
+        .queue_depth = o->has_queue_depth ? o->queue_depth : 0,
+        .policy = o->has_policy ? hdd_policies[o->policy]
+                                : HWM_POLICY_PROFILE,
+    };
+}
+
+static bool hdd_parse_cut(BDRVHddState *s, const BlockdevOptionsHddModel *o,
+                          Error **errp)
+{
     s->cut_at_ns = HWM_NEVER;
-    s->cut_at_request = qemu_opt_get_number(opts, HDD_OPT_CUT_REQUEST, 0);
-    if (qemu_opt_get(opts, HDD_OPT_CUT_REQUEST) && !s->cut_at_request) {
+    s->cut_at_request = o->has_power_cut_request ? o->power_cut_request : 0;
+    if (o->has_power_cut_request && !o->power_cut_request) {
         error_setg(errp, "hddmodel: " HDD_OPT_CUT_REQUEST " counts from 1");
         return false;
     }
-    if (qemu_opt_get(opts, HDD_OPT_CUT_NS)) {
-        if (at_ns > HWM_TIME_MAX) {
+    if (o->has_power_cut_ns) {
+        if (o->power_cut_ns > HWM_TIME_MAX) {
             error_setg(errp, "hddmodel: " HDD_OPT_CUT_NS " %" PRIu64
                        " is too large: the model's clock ends at %" PRId64,
-                       at_ns, (hwm_ns)HWM_TIME_MAX);
+                       o->power_cut_ns, (hwm_ns)HWM_TIME_MAX);
             return false;
         }
-        s->cut_at_ns = at_ns;
-        timer_mod_ns(&s->cut_timer, at_ns);
+        s->cut_at_ns = o->power_cut_ns;
+        timer_mod_ns(&s->cut_timer, s->cut_at_ns);
     }
     return true;
 }
@@ -898,11 +851,12 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
                     Error **errp)
 {
     BDRVHddState *s = bs->opaque;
-    QemuOpts *opts;
+    g_autoptr(BlockdevOptions) opts = NULL;
+    BlockdevOptionsHddModel *o;
     HwmConfig cfg;
     g_autoptr(GError) gerr = NULL;
     g_autofree char *default_dir = NULL;
-    const char *profile, *dir, *trace;
+    const char *profile, *dir;
     int64_t len;
     int ret;
 
@@ -915,26 +869,21 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     s->ff_bh = aio_bh_new(bdrv_get_aio_context(bs), hdd_fast_forward_bh, s);
     s->cut_bh = aio_bh_new(qemu_get_aio_context(), hdd_cut_bh, s);
 
-    opts = qemu_opts_create(&hdd_runtime_opts, NULL, 0, &error_abort);
-    if (!qemu_opts_absorb_qdict(opts, options, errp)) {
+    opts = hdd_parse_options(options, errp);
+    if (!opts) {
         ret = -EINVAL;
         goto fail;
     }
+    o = &opts->u.hddmodel;
 
     ret = bdrv_open_file_child(NULL, options, "file", bs, errp);
     if (ret < 0) {
         goto fail;
     }
 
-    if (!hdd_parse_config(opts, &cfg, errp)) {
-        ret = -EINVAL;
-        goto fail;
-    }
-    profile = qemu_opt_get(opts, HDD_OPT_PROFILE);
-    if (!profile) {
-        profile = HDD_DEFAULT_PROFILE;
-    }
-    dir = qemu_opt_get(opts, HDD_OPT_PROFILE_DIR);
+    cfg = hdd_config(o);
+    profile = o->profile ? o->profile : HDD_DEFAULT_PROFILE;
+    dir = o->profile_dir;
     if (!dir) {
         default_dir = hdd_default_profile_dir();
         dir = default_dir;
@@ -972,25 +921,21 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
         goto fail;
     }
 
-    trace = qemu_opt_get(opts, HDD_OPT_TRACE);
-    if (trace && !hdd_open_trace(s, trace, errp)) {
+    if (o->trace && !hdd_open_trace(s, o->trace, errp)) {
         ret = -EINVAL;
         goto fail;
     }
 
-    if (!hdd_parse_cut(s, opts, errp)) {
+    if (!hdd_parse_cut(s, o, errp)) {
         ret = -EINVAL;
         goto fail;
     }
 
     bs->supported_write_flags = hwm_device_fua(s->dev) ? BDRV_REQ_FUA : 0;
-    ret = 0;
-    goto out;
+    return 0;
 
 fail:
     hdd_free(s);
-out:
-    qemu_opts_del(opts);
     return ret;
 }
 
