@@ -105,8 +105,9 @@ typedef struct HddImageWrite {
     int ret;
 } HddImageWrite;
 
-static void hdd_image_write_piece(uint64_t offset, uint64_t length,
-                                  const uint8_t *data, void *opaque)
+static void GRAPH_RDLOCK
+hdd_image_write_piece(uint64_t offset, uint64_t length, const uint8_t *data,
+                      void *opaque)
 {
     HddImageWrite *w = opaque;
     BDRVHddState *s = w->s;
@@ -123,7 +124,8 @@ static void hdd_image_write_piece(uint64_t offset, uint64_t length,
 }
 
 /* The model says [offset, +length) is on the media now: so is the image. */
-static int hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
+static int GRAPH_RDLOCK
+hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
 {
     HddImageWrite w = { .s = s };
 
@@ -131,7 +133,7 @@ static int hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
     return w.ret;
 }
 
-static int hdd_read_data(BDRVHddState *s, HddReq *req)
+static int GRAPH_RDLOCK hdd_read_data(BDRVHddState *s, HddReq *req)
 {
     uint64_t len = req->hr.length;
     g_autofree uint8_t *buf = g_try_malloc(len);
@@ -149,7 +151,8 @@ static int hdd_read_data(BDRVHddState *s, HddReq *req)
     return 0;
 }
 
-static int hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
+static int GRAPH_RDLOCK
+hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
 {
     if (!durable) {
         hdd_map_put(s->map, req->hr.offset, req->hr.length, req->buf);
@@ -285,7 +288,8 @@ static void hdd_schedule(BDRVHddState *s)
 
 /* ---- events ------------------------------------------------------------- */
 
-static void hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
+static void GRAPH_RDLOCK
+hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
 {
     HddReq *req = g_hash_table_lookup(s->by_tag, &ev->tag);
     int ret = 0;
@@ -324,7 +328,7 @@ static void hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
  * at once (the block layer's next flush): hdd_co_request() queues it, or
  * fails it after a power loss.
  */
-static void hdd_deliver(BDRVHddState *s, hwm_ns now)
+static void GRAPH_RDLOCK hdd_deliver(BDRVHddState *s, hwm_ns now)
 {
     HwmEvent ev[HDD_EVENT_BATCH];
     size_t n, i;
@@ -377,8 +381,8 @@ static void hdd_fail_all(BDRVHddState *s)
  * once (hddmodel-power-cut), OFF when it does not.  *rep says what went
  * (free rep->lost with g_array_unref()).
  */
-static void hdd_cut(BDRVHddState *s, hwm_ns at, HddState after,
-                    HddCutReport *rep)
+static void GRAPH_RDLOCK
+hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
 {
     unsigned i;
 
@@ -423,7 +427,7 @@ static void hdd_cut(BDRVHddState *s, hwm_ns at, HddState after,
  * The scheduled power loss's cut: power does not come back.  One line on
  * stderr tells scripts what it took.
  */
-static void hdd_cut_for_good(BDRVHddState *s)
+static void GRAPH_RDLOCK hdd_cut_for_good(BDRVHddState *s)
 {
     HddCutReport rep;
 
@@ -438,6 +442,7 @@ static void hdd_cut_for_good(BDRVHddState *s)
 bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
 {
     const char *node = bdrv_get_node_name(s->bs);
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     switch (s->state) {
     case HDD_IDLE:
@@ -458,7 +463,7 @@ bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
 }
 
 /* A delivery is over: back to idle, or on to the cut if power failed. */
-static void hdd_delivered(BDRVHddState *s)
+static void GRAPH_RDLOCK hdd_delivered(BDRVHddState *s)
 {
     if (s->state == HDD_CUT) {
         hdd_cut_for_good(s);
@@ -471,6 +476,7 @@ static void hdd_delivered(BDRVHddState *s)
 static void hdd_timer_cb(void *opaque)
 {
     BDRVHddState *s = opaque;
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     if (s->state != HDD_IDLE) {
         /* CUT: the cut BH runs next; OFF: nothing reaches the model again */
@@ -490,6 +496,7 @@ static void hdd_timer_cb(void *opaque)
 static void hdd_fast_forward_bh(void *opaque)
 {
     BDRVHddState *s = opaque;
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     if (s->state != HDD_IDLE) {
         /*
@@ -522,6 +529,7 @@ static void hdd_fast_forward_bh(void *opaque)
 static void hdd_cut_bh(void *opaque)
 {
     BDRVHddState *s = opaque;
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     /* (closing may have done the cut already) */
     if (s->state == HDD_CUT) {
@@ -538,7 +546,7 @@ static void hdd_cut_bh(void *opaque)
  * once; from a request's coroutine (the Nth request) a BH does it, and
  * during a delivery its end does (hdd_delivered()).
  */
-static void hdd_lose_power(BDRVHddState *s, hwm_ns at)
+static void GRAPH_RDLOCK hdd_lose_power(BDRVHddState *s, hwm_ns at)
 {
     HddState was = s->state;
 
@@ -565,6 +573,7 @@ static void hdd_lose_power(BDRVHddState *s, hwm_ns at)
 static void hdd_cut_timer_cb(void *opaque)
 {
     BDRVHddState *s = opaque;
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     hdd_lose_power(s, s->cut_at_ns);
 }
@@ -939,10 +948,11 @@ fail:
     return ret;
 }
 
-static void hdd_close(BlockDriverState *bs)
+static void GRAPH_UNLOCKED hdd_close(BlockDriverState *bs)
 {
     BDRVHddState *s = bs->opaque;
     HddImageWrite w = { .s = s };
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     switch (s->state) {
     case HDD_CUT:

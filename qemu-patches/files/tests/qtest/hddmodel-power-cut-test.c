@@ -16,8 +16,10 @@
 #include "qemu/osdep.h"
 #include "hddmodel-rig.h"
 
-/* After a cut: a (flushed, at sector 2000) on the image, the cached write
- * at sector 3000 not. */
+/*
+ * After a cut: a (flushed, at sector 2000) on the image, the cached write
+ * at sector 3000 not.
+ */
 static void assert_cut_image(const char *img, const uint8_t *a)
 {
     uint8_t got[4096], z[4096] = { 0 };
