@@ -22,26 +22,12 @@ static HddModelStats *hdd_stats(BDRVHddState *s)
     HddReq *req;
 
     hwm_stats(s->dev, &hs);
-    st->reads = hs.reads;
-    st->writes = hs.writes;
-    st->fua_writes = hs.fua_writes;
-    st->flushes = hs.flushes;
-    st->discards = hs.discards;
-    st->read_bytes = hs.read_bytes;
-    st->write_bytes = hs.write_bytes;
-    st->cache_read_hits = hs.cache_read_hits;
-    st->destages = hs.destages;
-    st->destage_bytes = hs.destage_bytes;
-    st->media_ops = hs.media_ops;
-    st->write_misses = hs.write_misses;
-    st->seek_ns = hs.seek_ns;
-    st->rotate_ns = hs.rotate_ns;
-    st->transfer_ns = hs.transfer_ns;
-    st->power_cuts = hs.power_cuts;
-    st->lost_bytes = hs.lost_bytes;
-    st->dirty_bytes = hs.dirty_bytes;
-    st->dirty_extents = hs.dirty_extents;
+    /* every HwmStats field has a HddModelStats member of the same name */
+#define HDD_COPY_STAT(name, type, unit, help) st->name = hs.name;
+    HWM_STATS_FIELDS(HDD_COPY_STAT)
+#undef HDD_COPY_STAT
 
+    /* the driver's own */
     st->cached_bytes = hdd_map_bytes(s->map);
     st->cached_extents = hdd_map_extents(s->map);
     QTAILQ_FOREACH(req, &s->reqs, next) {

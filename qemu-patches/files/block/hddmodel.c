@@ -167,16 +167,20 @@ hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
 
 /* ---- request bookkeeping ------------------------------------------------ */
 
-static const char hdd_trace_op[] = { 'R', 'W', 'F', 'D' };
+/* The platter-trace text (hw-model's writer) goes out line by line. */
+static void hdd_trace_flush(BDRVHddState *s)
+{
+    fputs(s->trace_text->str, s->trace);
+    g_string_truncate(s->trace_text, 0);
+}
 
 static void hdd_trace_line(BDRVHddState *s, const HwmEvent *ev)
 {
     if (!s->trace) {
         return;
     }
-    fprintf(s->trace, "%" PRId64 " %c %" PRIu64 " %" PRIu64 " %s # done=%"
-            PRId64 "\n", ev->submit_ns, hdd_trace_op[ev->op], ev->offset,
-            ev->length, (ev->flags & HWM_REQ_FUA) ? "FUA" : "-", ev->time_ns);
+    hwm_trace_append_request(s->trace_text, ev);
+    hdd_trace_flush(s);
 }
 
 /* The request is over: let its coroutine return ret. */
@@ -412,8 +416,8 @@ hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
     hdd_fail_all(s);
     rep->dropped = s->cut_dropped;
     if (s->trace) {
-        fprintf(s->trace, "# power-cut at=%" PRId64 " lost=%" PRIu64 "\n",
-                s->now, rep->lost_bytes);
+        hwm_trace_append_power_cut(s->trace_text, s->now, rep->lost_bytes);
+        hdd_trace_flush(s);
         fflush(s->trace);
     }
     hdd_set_state(s, after);
@@ -826,17 +830,17 @@ static bool hdd_parse_cut(BDRVHddState *s, const BlockdevOptionsHddModel *o,
 
 static bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp)
 {
+    HwmTraceDevice d = hwm_trace_device(s->profile, s->dev);
+
     s->trace = fopen(path, "w");
     if (!s->trace) {
         error_setg_errno(errp, errno, "hddmodel: cannot open trace file '%s'",
                          path);
         return false;
     }
-    fprintf(s->trace, "# platter-trace v1\n"
-            "# profile=%s capacity=%" PRIu64 " fua=%d write-cache=%d "
-            "queue-depth=%u\n", hwm_profile_name(s->profile),
-            hwm_device_capacity_bytes(s->dev), hwm_device_fua(s->dev),
-            hwm_device_write_cache(s->dev), hwm_device_queue_depth(s->dev));
+    s->trace_text = g_string_new(NULL);
+    hwm_trace_append_header(s->trace_text, &d);
+    hdd_trace_flush(s);
     return true;
 }
 
@@ -849,6 +853,10 @@ static void hdd_free(BDRVHddState *s)
     if (s->trace) {
         fclose(s->trace);
         s->trace = NULL;
+    }
+    if (s->trace_text) {
+        g_string_free(s->trace_text, true);
+        s->trace_text = NULL;
     }
     g_clear_pointer(&s->by_tag, g_hash_table_unref);
     g_clear_pointer(&s->map, hdd_map_free);

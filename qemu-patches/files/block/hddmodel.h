@@ -95,7 +95,8 @@ typedef struct BDRVHddState {
     HddState state;
     QEMUBH *ff_bh;              /* hdd_fast_forward_bh() */
     QEMUBH *cut_bh;             /* hdd_cut_bh() */
-    FILE *trace;
+    FILE *trace;                /* trace=FILE */
+    GString *trace_text;        /* its next line(s) */
     uint64_t queued_total;      /* requests that waited in the host queue */
     QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
     hwm_ns cut_at_ns;           /* power loss for good: when, HWM_NEVER: none */

@@ -421,6 +421,23 @@ uint64_t node_stat(Rig *r, const char *node, const char *key)
     return v;
 }
 
+static void assert_stat(QDict *st, const char *name)
+{
+    g_autofree char *key = g_strdelimit(g_strdup(name), "_", '-');
+
+    g_assert_true(qdict_haskey(st, key));
+}
+
+void assert_all_stats(Rig *r, const char *node)
+{
+    QDict *st = node_stats(r, node);
+
+#define HDD_ASSERT_STAT(name, type, unit, help) assert_stat(st, #name);
+    HWM_STATS_FIELDS(HDD_ASSERT_STAT)
+#undef HDD_ASSERT_STAT
+    qobject_unref(st);
+}
+
 QDict *power_cut(Rig *r, const char *node)
 {
     QDict *resp = qtest_qmp(r->qts, "{'execute': 'hddmodel-power-cut',"

@@ -153,6 +153,8 @@ uint64_t d0_requests(Rig *r);
 /* query-hddmodel's stats of a node (unref it) */
 QDict *node_stats(Rig *r, const char *node);
 uint64_t node_stat(Rig *r, const char *node, const char *key);
+/* query-hddmodel has every counter of HwmStats (its QAPI name: '-' for '_') */
+void assert_all_stats(Rig *r, const char *node);
 /* hddmodel-power-cut on a node: its return (unref it) */
 QDict *power_cut(Rig *r, const char *node);
 /* Is [offset, offset + len) inside one of the cut's lost extents? */

@@ -61,15 +61,24 @@ static void run_sequence(int64_t *done, int n)
     }
     g_assert_cmpuint(node_stat(r, "d0", "writes"), >, 0);
     g_assert_cmpuint(node_stat(r, "d0", "fua-writes"), ==, 0);
+    assert_all_stats(r, "d0");
     {
         /* the drive has run at least as far as the oracle */
         HwmStats os;
+        QDict *st = node_stats(r, "d0");
 
         hwm_stats(o->dev, &os);
-        g_assert_cmpuint(node_stat(r, "d0", "write-misses"), >=,
+        g_assert_cmpuint(qdict_get_int(st, "write-misses"), >=,
                          os.write_misses);
-        g_assert_cmpuint(node_stat(r, "d0", "write-misses"), <=,
-                         node_stat(r, "d0", "media-ops"));
+        g_assert_cmpuint(qdict_get_int(st, "write-misses"), <=,
+                         qdict_get_int(st, "media-ops"));
+        /* counted as reads complete: the same on both */
+        g_assert_cmpuint(qdict_get_int(st, "reads"), ==, os.reads);
+        g_assert_cmpuint(qdict_get_int(st, "read-segment-hits"), ==,
+                         os.read_segment_hits);
+        g_assert_cmpuint(qdict_get_int(st, "read-ahead-joins"), ==,
+                         os.read_ahead_joins);
+        qobject_unref(st);
     }
     oracle_free(o);
     rig_stop(r);
