@@ -46,13 +46,16 @@
 
 #include "hddmodel.h"
 
+/*
+ * Option names for strong_runtime_opts and error messages; what each
+ * option is (type, meaning) is the schema's, BlockdevOptionsHddModel.
+ */
 #define HDD_OPT_PROFILE     "profile"
 #define HDD_OPT_PROFILE_DIR "profile-dir"
 #define HDD_OPT_FUA         "fua"
 #define HDD_OPT_WCE         "write-cache"
 #define HDD_OPT_QD          "queue-depth"
 #define HDD_OPT_POLICY      "policy"
-#define HDD_OPT_TRACE       "trace"
 #define HDD_OPT_CUT_NS      "power-cut-ns"
 #define HDD_OPT_CUT_REQUEST "power-cut-request"
 
@@ -76,7 +79,7 @@ BDRVHddState *hdd_state(BlockDriverState *bs)
  * Callers in the vCPU thread are inside an MMIO access, where reading the
  * icount clock is allowed.
  */
-hwm_ns hdd_now(BDRVHddState *s)
+static hwm_ns hdd_now(BDRVHddState *s)
 {
     hwm_ns v = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 

@@ -116,7 +116,6 @@ typedef struct HddCutReport {
 
 /* The node's driver state, or NULL if it is not an hddmodel node. */
 BDRVHddState *hdd_state(BlockDriverState *bs);
-hwm_ns hdd_now(BDRVHddState *s);
 /*
  * Cut the power now (hddmodel-power-cut: it comes back at once).  Fills
  * *rep (free rep->lost with g_array_unref()); false with errp set if the
