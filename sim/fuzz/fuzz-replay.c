@@ -35,7 +35,8 @@ static bool replay(const HwmProfile *prof, const HwmConfig *cfg,
     p.explain_out = open_memstream(&explained, &explained_len);
     if (recording) {
         p.trace_out = open_memstream(recording, &rec_len);
-        trace_write_header(p.trace_out, hwm_profile_name(prof));
+        HwmTraceDevice desc = hwm_trace_device(prof, dev);
+        trace_write_header(p.trace_out, &desc);
     }
     if (!p.explain_out || (recording && !p.trace_out)) {
         abort();
@@ -62,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t iodepth = 1u << (sel >> 6);
     GError *err = NULL;
     g_autoptr(GArray) trace = trace_parse((const char *)data + 1, size - 1,
-                                          "fuzz", &err);
+                                          "fuzz", NULL, &err);
     if (!trace) {
         g_error_free(err);
         return 0;             /* the trace target checks the parser */
@@ -100,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     g_autoptr(GArray) again = trace_parse(rec, strlen(rec), "recording",
-                                          &err);
+                                          NULL, &err);
     if (!again) {
         /* nothing completed and no cut recorded: an empty trace */
         if (r.commands > 0 || r.power_cuts > 0) {
