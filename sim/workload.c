@@ -264,6 +264,21 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
         s.now = t_dev;
         ok = sim_deliver(&s, t_dev, errp);
     }
+    /* the device went idle with commands it never completed: the run's
+     * figures would leave them out */
+    guint lost = 0;
+    GHashTableIter it;
+    HostReq *h;
+    g_hash_table_iter_init(&it, s.at_device);
+    while (ok && g_hash_table_iter_next(&it, NULL, (gpointer *)&h)) {
+        lost += !h->completed;
+    }
+    if (lost > 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "the device went "
+                    "idle without completing %u of its commands (a model "
+                    "defect)", lost);
+        ok = false;
+    }
     /* the device's own work after the last completion (write-back of the
      * cache, a read-ahead ending) is the drain, reported apart */
     r->drain_ns = MAX(s.last_event, r->last_completion_ns) -
