@@ -45,6 +45,12 @@ struct Sim {
      * block layer holds requests while the device's queue is full */
     GQueue host_q;                /* HostReq, FIFO */
     uint32_t outstanding;         /* commands at the device */
+    /* the device's tag of a command is its number in the order the device
+     * got them; these are at the device or done but not yet recorded */
+    GHashTable *at_device;        /* &HostReq.seq -> HostReq */
+    uint64_t submitted;           /* commands the device got */
+    uint64_t recorded;            /* commands before this one are recorded
+                                     (--trace-out) or were dropped */
     hwm_ns last_event;            /* the latest event the host was given */
 };
 

@@ -11,9 +11,11 @@
  *   The version line, when present, is line 1 and must say v1; the device
  *   line is the line after it, each key optional (older sim traces give
  *   only profile=), none unknown, repeated or malformed.  Lines may come
- *   in completion order (the writers write them so); they are replayed in
- *   submit-time order.  A trailing "# done=<ns>" records when the request
- *   completed, for --verify.
+ *   in completion order (the QEMU driver writes them so); they are
+ *   replayed in submit-time order, lines of one instant in file order
+ *   (platter-sim --trace-out writes the order the device got them, which
+ *   is what makes them replay exactly).  A trailing "# done=<ns>" records
+ *   when the request completed, for --verify.
  * blkparse default text output; only Q (queued) events are used:
  *     8,0  0  1  0.000012345  4242  Q  WS 1000 + 8 [fio]
  *   RWBS: a leading F is a preflush (a FLUSH before the request), R/W/D the

@@ -58,9 +58,12 @@ void sim_record_op(Sim *s, hwm_ns start, hwm_ns end, uint64_t bytes)
 
 /* A request waiting in the host's queue; `line` > 0: from that trace line */
 typedef struct {
-    HwmRequest req;
+    HwmRequest req;           /* req.tag: the workload's */
     uint32_t line;
     hwm_ns queued;            /* when the host queued it */
+    uint64_t seq;             /* at the device: its tag there */
+    bool completed;
+    HwmEvent done;            /* its completion, until recorded */
 } HostReq;
 
 bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
@@ -69,7 +72,9 @@ bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
 
     while (!g_queue_is_empty(&s->host_q) && s->outstanding < depth) {
         g_autofree HostReq *h = g_queue_pop_head(&s->host_q);
-        if (!hwm_submit(s->dev, t, &h->req, errp)) {
+        HwmRequest cmd = h->req;
+        cmd.tag = h->seq = s->submitted;
+        if (!hwm_submit(s->dev, t, &cmd, errp)) {
             if (h->line > 0) {
                 g_prefix_error(errp, "%s:%u: ", s->p->trace_name, h->line);
             } else {
@@ -82,13 +87,38 @@ bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
         }
         hist_add(&s->r->host_wait, (uint64_t)(t - h->queued));
         s->outstanding++;
+        s->submitted++;
+        HostReq *held = g_steal_pointer(&h);
+        g_hash_table_insert(s->at_device, &held->seq, held);
     }
     return true;
 }
 
+/*
+ * --trace-out lists commands in the order the device got them, not the
+ * order they completed: a replay submits the lines of one instant in file
+ * order, and commands of one instant need not commute (overlapping writes,
+ * a FUA write and a write it overlaps).  Records what is done up to the
+ * first command still at the device; `cut`: the device dropped what it
+ * holds, record the rest.
+ */
+static void record_in_order(Sim *s, bool cut)
+{
+    for (; s->recorded < s->submitted; s->recorded++) {
+        HostReq *h = g_hash_table_lookup(s->at_device, &s->recorded);
+        if (h && !h->completed && !cut) {
+            break;
+        }
+        if (h && h->completed && s->p->trace_out) {
+            trace_write_completion(s->p->trace_out, &h->done);
+        }
+        g_hash_table_remove(s->at_device, &s->recorded);
+    }
+}
+
 void sim_enqueue(Sim *s, hwm_ns queued, const HwmRequest *req, uint32_t line)
 {
-    HostReq *h = g_new(HostReq, 1);
+    HostReq *h = g_new0(HostReq, 1);
     h->req = *req;
     h->line = line;
     h->queued = queued;
@@ -155,9 +185,6 @@ static void account(Sim *s, const HwmEvent *e)
     s->r->last_completion_ns = MAX(s->r->last_completion_ns, e->time_ns);
     s->outstanding--;
     explain(s, e);
-    if (s->p->trace_out) {
-        trace_write_completion(s->p->trace_out, e);
-    }
 }
 
 bool sim_deliver(Sim *s, hwm_ns t, GError **errp)
@@ -175,8 +202,13 @@ bool sim_deliver(Sim *s, hwm_ns t, GError **errp)
                 timeline_event(s->p->timeline, &ev[i]);
             }
             if (ev[i].kind == HWM_EV_COMPLETE) {
+                HostReq *h = g_hash_table_lookup(s->at_device, &ev[i].tag);
+                ev[i].tag = h->req.tag;
+                h->completed = true;
+                h->done = ev[i];
                 account(s, &ev[i]);
                 ok = ok && w->completed(s, &ev[i], errp);
+                record_in_order(s, false);
             }
         }
     } while (ok && n == G_N_ELEMENTS(ev));
@@ -193,6 +225,7 @@ void sim_power_cut(Sim *s, hwm_ns at)
     }
     s->r->lost_bytes += bytes;
     s->r->power_cuts++;
+    record_in_order(s, true);
     if (s->p->trace_out) {
         trace_write_power_cut(s->p->trace_out, at, bytes);
     }
@@ -213,6 +246,8 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     }
     hist_init(&r->host_wait);
     g_queue_init(&s.host_q);
+    s.at_device = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                        g_free);
     bool ok = w->init(&s, errp);
     while (ok) {
         uint64_t which = 0;
@@ -229,6 +264,21 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
         s.now = t_dev;
         ok = sim_deliver(&s, t_dev, errp);
     }
+    /* the device went idle with commands it never completed: the run's
+     * figures would leave them out */
+    guint lost = 0;
+    GHashTableIter it;
+    HostReq *h;
+    g_hash_table_iter_init(&it, s.at_device);
+    while (ok && g_hash_table_iter_next(&it, NULL, (gpointer *)&h)) {
+        lost += !h->completed;
+    }
+    if (lost > 0) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "the device went "
+                    "idle without completing %u of its commands (a model "
+                    "defect)", lost);
+        ok = false;
+    }
     /* the device's own work after the last completion (write-back of the
      * cache, a read-ahead ending) is the drain, reported apart */
     r->drain_ns = MAX(s.last_event, r->last_completion_ns) -
@@ -236,5 +286,6 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     w->fini(&s, ok);
     hwm_stats(dev, &r->stats);
     g_queue_clear_full(&s.host_q, g_free);
+    g_hash_table_unref(s.at_device);
     return ok;
 }

@@ -8,30 +8,12 @@
 
 #include "drive.h"
 #include "hwm.h"
+#include "profiles.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static HwmProfile *profiles[4];
-
-static void load_profiles(void)
-{
-    static const char *const names[] = { "st20000nm007d", "generic-7200",
-                                         "990pro", "ideal" };
-    for (int i = 0; i < 4; i++) {
-        GError *err = NULL;
-        profiles[i] = hwm_profile_load(names[i], PROFILE_DIR, &err);
-        if (!profiles[i]) {
-            g_printerr("fuzz-model: %s\n", err->message);
-            abort();
-        }
-    }
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!profiles[0]) {
-        load_profiles();
-    }
     if (size < 1) {
         return 0;
     }
@@ -40,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                       .fua = HWM_TRISTATE_PROFILE,
                       .queue_depth = (sel >> 4) & 1 ? 4 : 0,
                       .policy = (HwmPolicy)((sel >> 5) % 3) };
-    HwmDevice *d = hwm_device_new(profiles[sel & 3], &cfg, NULL);
+    HwmDevice *d = hwm_device_new(fuzz_profile(sel & 3), &cfg, NULL);
     if (!d) {
         return 0;   /* e.g. a write cache asked of a profile without one */
     }

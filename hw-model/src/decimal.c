@@ -21,11 +21,12 @@ bool hwm_parse_decimal(const char *s, uint64_t scale, uint64_t *out,
     bool digits = false;
 
     for (; is_digit(*p); p++, digits = true) {
-        if (ip > (UINT64_MAX - 9) / 10) {
+        uint64_t digit = (uint64_t)(*p - '0');
+        if (ip > (UINT64_MAX - digit) / 10) {
             *why = "too large";
             return false;
         }
-        ip = ip * 10 + (uint64_t)(*p - '0');
+        ip = ip * 10 + digit;
     }
     if (*p == '.') {
         for (p++; is_digit(*p); p++, digits = true) {

@@ -1015,7 +1015,16 @@ static void kick(HwmDevice *d, hwm_ns t)
     /* writes it completed may let a non-queued flush start */
     admit(d, t);
     yield_read_ahead(d, t);
-    check_flushes(d, t);
+    for (;;) {
+        Cmd *nq = d->nq_flush;
+        check_flushes(d, t);
+        if (!nq || d->nq_flush) {
+            break;
+        }
+        /* the non-queued flush completed at this instant: let in what
+         * waited behind it (another such flush may complete at once) */
+        admit(d, t);
+    }
     start_units(d, t);
 }
 

@@ -1089,16 +1089,14 @@ void hwm_append_decimal(GString *s, uint64_t v, uint64_t scale)
     g_string_append_printf(s, "%" G_GUINT64_FORMAT, v / scale);
     uint64_t rem = v % scale;
     if (rem) {
-        int digits = 0;
-        for (uint64_t d = scale; d > 1; d /= 10) {
-            digits++;
-        }
-        char buf[32];
-        g_snprintf(buf, sizeof buf, "%0*" G_GUINT64_FORMAT, digits, rem);
-        for (int i = digits - 1; i > 0 && buf[i] == '0'; i--) {
-            buf[i] = '\0';
-        }
-        g_string_append_printf(s, ".%s", buf);
+        g_string_append_c(s, '.');
+    }
+    /* long division: exact for a scale of 2^a x 5^b (10^k, KiB, MiB: every
+     * key's), which ends within 64 digits; any other scale is cut there */
+    for (int d = 0; rem && d < 64; d++) {
+        unsigned __int128 r10 = (unsigned __int128)rem * 10;
+        g_string_append_c(s, (char)('0' + (int)(r10 / scale)));
+        rem = (uint64_t)(r10 % scale);
     }
 }
 
