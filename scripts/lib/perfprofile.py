@@ -72,6 +72,8 @@ INCLUSIVE = ("driver (hddmodel.c)", "model (hw-model)", "MMIO and PCI dispatch",
 _HEADER = re.compile(r"^(.*\S)\s+(\d+)/(\d+)\s+(\d+)\s*$")
 _FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
 _FUNC = re.compile(r"([A-Za-z_]\w*)\(")
+# QEMU's thread names (a run-guest recording also holds bash, timeout, ...)
+_QEMU_THREAD = re.compile(r"qemu-system|CPU \d+/|worker|call_rcu|IO ")
 
 
 def record_prefix(path):
@@ -135,7 +137,7 @@ def category_of_file(path):
 
 
 def samples(perf_data):
-    """(comm, pid, period_ns, [(sym, dso), leaf first]) per sample."""
+    """(comm, pid, tid, period_ns, [(sym, dso), leaf first]) per sample."""
     p = subprocess.Popen(["perf", "script", "-i", perf_data, "-F", "comm,pid,tid,period,ip,sym,dso"],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                          errors="replace")
@@ -150,7 +152,8 @@ def samples(perf_data):
         if m and not line[0].isspace():
             if head:
                 yield (*head, frames)
-            head, frames = (m.group(1), int(m.group(2)), int(m.group(4))), []
+            head, frames = (m.group(1), int(m.group(2)), int(m.group(3)),
+                            int(m.group(4))), []
             continue
         f = _FRAME.match(line)
         if f and head:
@@ -161,29 +164,48 @@ def samples(perf_data):
     p.wait()
 
 
+# a thread's role, by a function on its stacks (threads are unnamed
+# without -name debug-threads=on)
+_ROLES = (("vCPU thread", ("rr_cpu_thread_fn", "cpu_exec", "cpu_tb_exec")),
+          ("thread-pool worker", ("worker_thread",)),
+          ("RCU thread", ("call_rcu_thread",)))
+
+
+def thread_roles(recs):
+    funcs = collections.defaultdict(set)
+    pids = {}
+    for _, pid, tid, _, frames in recs:
+        funcs[tid].update(sym for sym, _ in frames)
+        pids[tid] = pid
+    out = {}
+    for tid, fs in funcs.items():
+        role = next((r for r, marks in _ROLES if fs & set(marks)), None)
+        out[tid] = role or ("main loop thread" if tid == pids[tid] else "other thread")
+    return out
+
+
 def attribute(perf_data):
     """QEMU's samples in one recording: ns per category (exclusive), per
     category anywhere on the stack (inclusive), per thread, and the host
     kernel's share by the QEMU category that entered it."""
-    qemu_pids = set()
-    recs = list(samples(perf_data))
-    for comm, pid, _, _ in recs:
-        if comm.startswith("qemu-system"):
-            qemu_pids.add(pid)
+    recs = [r for r in samples(perf_data) if _QEMU_THREAD.match(r[0])]
+    qemu_pids = {pid for comm, pid, _, _, _ in recs if comm.startswith("qemu-system")}
+    roles = thread_roles(recs)
     binary = None
-    for _, pid, _, frames in recs:
+    for _, pid, _, _, frames in recs:
         if pid in qemu_pids:
             binary = next((d for _, d in frames if d.endswith("qemu-system-x86_64")), None)
             if binary:
                 break
     funcs = function_files(binary, os.path.dirname(perf_data)) if binary else {}
     excl, incl, threads, kernel_by = (collections.Counter() for _ in range(4))
+    syms = collections.defaultdict(collections.Counter)
     total = 0
-    for comm, pid, period, frames in recs:
+    for comm, pid, tid, period, frames in recs:
         if pid not in qemu_pids:
             continue
         total += period
-        threads[re.sub(r"\d+", "N", comm)] += period
+        threads[roles.get(tid, "other thread")] += period
         cats = []
         for sym, dso in frames:
             if sym in funcs and dso.endswith("qemu-system-x86_64"):
@@ -192,18 +214,22 @@ def attribute(perf_data):
         if leaf_dso.startswith("[kernel") or leaf_dso == "[vdso]":
             cat = KERNEL
             kernel_by[cats[0] if cats else UNKNOWN] += period
-        elif cats:
-            cat = cats[0]
         elif leaf_sym == "[unknown]" and ("[unknown]" in leaf_dso or "anon" in leaf_dso
                                           or "JIT" in leaf_dso or "perf-" in leaf_dso):
             cat = TCG_CODE
+        elif cats:
+            cat = cats[0]
         else:
             cat = UNKNOWN
         excl[cat] += period
+        syms[cat][next((f"{sym} ({os.path.basename(dso)})" for sym, dso in frames
+                        if dso.endswith("qemu-system-x86_64") and sym in funcs),
+                       f"{leaf_sym} ({re.sub(r'perf-[0-9]+[.]map', 'JIT', os.path.basename(leaf_dso))})")] += period
         for c in set(cats) & set(INCLUSIVE):
             incl[c] += period
     return {"qemu_ns": total, "exclusive_ns": dict(excl), "inclusive_ns": dict(incl),
-            "threads_ns": dict(threads), "kernel_by_caller_ns": dict(kernel_by)}
+            "threads_ns": dict(threads), "kernel_by_caller_ns": dict(kernel_by),
+            "top_functions_ns": {c: dict(n.most_common(8)) for c, n in syms.items()}}
 
 
 def per_io(short, long_, ios):
