@@ -83,6 +83,25 @@ def record_prefix(path):
             "--call-graph", "dwarf,16384", "-o", path, "--"]
 
 
+def stat_prefix(path):
+    """perf stat argv counting the run's context switches (every process
+    of it: run-guest, QEMU's threads) into path."""
+    return ["perf", "stat", "-x,", "-e", "context-switches", "-o", path, "--"]
+
+
+def read_stat(path):
+    """{"context_switches": N} from a perf stat -x, file, or {}."""
+    try:
+        with open(path) as f:
+            for line in f:
+                fields = line.strip().split(",")
+                if len(fields) > 2 and fields[2] == "context-switches" and fields[0].isdigit():
+                    return {"context_switches": int(fields[0])}
+    except OSError:
+        pass
+    return {}
+
+
 def unusable():
     """Why perf cannot record here, or None."""
     if not shutil.which("perf"):
