@@ -619,12 +619,16 @@ def check_guest_commands(cells, runtime):
     """run-guest --check on every cell's command: anything run-guest would
     refuse is refused now, before a build or a cell runs."""
     for cell in cells:
-        cmd = guest_command(cell, runtime)
-        p = subprocess.run([cmd[0], "--check", *cmd[1:]], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
-            why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-            raise SystemExit(f"platter: cell {cell['id']}: {why}")
+        check_command(cell["id"], guest_command(cell, runtime))
+
+
+def check_command(cell_id, cmd, prog="platter"):
+    """run-guest --check on one command; one error line naming the cell."""
+    p = subprocess.run([cmd[0], "--check", *cmd[1:]], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+        raise SystemExit(f"{prog}: cell {cell_id}: {why}")
 
 
 def from_root(cmd):
