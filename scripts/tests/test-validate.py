@@ -40,8 +40,11 @@ if "--dump-profile" in args:
         print(k + " = 1    # a key [given, line 9]")
     sys.exit(0)
 lat = float(os.environ["FAKE_LAT_MS"])
+flushes = 0 if "--fsync" not in args else 3
 print(json.dumps(dict(lat_ns=dict(avg=lat * 1e6), iops=1e3 / lat, ios=100,
                       runtime_ns=int(100 * lat * 1e6),
+                      lat_by_op_ns=dict(flush=dict(count=flushes,
+                                                   avg=40 * lat * 1e6)),
                       end=dict(last_completion_ns=int(100 * lat * 1e6),
                                drain_ns=0))))
 """
@@ -153,11 +156,26 @@ def check_positions_span_the_device(tmp):
     assert abs(rows[0]["model"] - 6.5536) < 1e-3, rows
 
 
+def check_flush_after_n(tmp):
+    sim, log = setup(tmp, 10.0)
+    t = dict(kind="flush-after-n", metric="flush_ms", measured=400.0,
+             fio=dict(rw="randwrite", bs="4K", iodepth=1, fsync=64, runtime=1))
+    with tables(one_test(**t)):
+        rows, bad = run(sim)
+    call = [json.loads(x) for x in open(log)][-1]
+    assert call[call.index("--fsync") + 1] == "64", call
+    # the flush histogram's mean (40 x 10 ms), not the all-op mean (10 ms)
+    assert abs(rows[0]["model"] - 400.0) < 1e-9 and rows[0]["verdict"] == "ok", rows
+    assert bad == [], bad
+
+
 def check_bad_tables():
     for drives, misses in ((one_test(kind="nosuch"), {}),
                            (one_test(), {("fake", "nosuch"): "m"}),
                            (one_test(kind="cached-randwrite"), {("fake", "rr"): "m"}),
-                           (one_test(source=""), {})):
+                           (one_test(source=""), {}),
+                           (one_test(kind="flush-after-n"), {}),
+                           (one_test(metric="flush_ms"), {})):
         err = io.StringIO()
         try:
             with contextlib.redirect_stderr(err), tables(drives, misses):
@@ -180,6 +198,7 @@ tap.run([("verdicts", lambda tmp: check_verdicts()),
          ("no target: reported only", check_report_only),
          ("a key no data sheet gives must be in FITTED", check_stray_key_fails),
          ("positions cover the device", check_positions_span_the_device),
+         ("flush after N: the FLUSH mean, fsync passed", check_flush_after_n),
          ("bad tables: one line, status 2", lambda tmp: check_bad_tables()),
          ("shipped tables are consistent", lambda tmp: check_shipped_tables())],
         with_tmpdir=True)
