@@ -173,6 +173,26 @@ def test_builds_find_the_import(tmp):
     assert not os.listdir(os.path.join(b, "qemu", "src"))   # nothing downloaded
 
 
+def test_lookup_does_not_wait_for_a_build(tmp):
+    """A cached QEMU is found while another build holds the build lock
+    (a lookup once queued behind someone's --dev-tree build for minutes)."""
+    populate(tmp)
+    os.makedirs(os.path.join(tmp, "qemu", "src"), exist_ok=True)
+    lock = os.path.join(tmp, "qemu", ".lock")
+    holder = subprocess.Popen(["flock", lock, "sleep", "60"])
+    try:
+        p = subprocess.run([os.path.join(SCRIPTS, "build-qemu"), "--print-path"],
+                           capture_output=True, text=True, timeout=20,
+                           env=dict(os.environ, PLATTER_CACHE=tmp), stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("build-qemu --print-path waited for the build lock")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == f"{tmp}/qemu/{key('build-qemu')}/bin/qemu-system-x86_64", p.stdout
+
+
 def test_xz_and_gzip(tmp):
     a = os.path.join(tmp, "a")
     populate(a)
@@ -344,7 +364,7 @@ def test_complete_entry_never_overwritten(tmp):
 
 
 tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_builds_find_the_import,
-                                    test_xz_and_gzip,
+                                    test_lookup_does_not_wait_for_a_build, test_xz_and_gzip,
                                     test_nothing_to_export, test_refusals,
                                     test_truncated_and_not_an_archive,
                                     test_complete_entry_never_overwritten)],
