@@ -1,11 +1,12 @@
 /*
  * qtest: the hddmodel driver behind QEMU's NVMe controller with platter's
  * patches (the Write FUA bit reaches the driver as BDRV_REQ_FUA: native
- * FUA, the guest sees fua=1; queues processed synchronously).  FUA writes
- * durable at completion, the driver's host queue behind two command
- * slots, and what a hostile guest can send: past the end, above MDTS, FUA
- * on a read.  NVMe is driven by hand through its queues; libqos has no
- * NVMe command driver.
+ * FUA, the guest sees fua=1; queues processed synchronously; a volatile
+ * write cache reported only when the drive has one).  FUA writes durable
+ * at completion, the driver's host queue behind two command slots, the
+ * write cache as Identify and the features show it, and what a hostile
+ * guest can send: past the end, above MDTS, FUA on a read.  NVMe is driven
+ * by hand through its queues; libqos has no NVMe command driver.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -25,6 +26,8 @@
 #define NVME_QSIZE      8
 
 #define NVME_SC_INVALID_FIELD   0x02
+#define NVME_ID_CTRL_VWC        525     /* Identify Controller: VWC byte */
+#define NVME_FEAT_VWC           0x06
 #define NVME_SC_LBA_RANGE       0x80
 
 typedef struct Nvme {
@@ -34,6 +37,7 @@ typedef struct Nvme {
     uint16_t sq_tail[2], cq_head[2];
     uint8_t phase[2];
     uint16_t cid;
+    uint32_t result;        /* the last CQE's Dword 0 */
 } Nvme;
 
 static uint64_t alloc_page(Rig *r, size_t size)
@@ -78,6 +82,7 @@ static uint16_t nvme_cmd(Rig *r, Nvme *n, int q, uint32_t dw[16],
         *t1 = now(r);
     }
     g_assert_cmpuint(qtest_readw(qts, cqe + 12), ==, n->cid);
+    n->result = qtest_readl(qts, cqe);
     n->cq_head[q] = (n->cq_head[q] + 1) % NVME_QSIZE;
     if (n->cq_head[q] == 0) {
         n->phase[q] ^= 1;
@@ -419,11 +424,73 @@ static void test_fua_read(void)
     nvme_end(r, &n);
 }
 
+/*
+ * Identify Controller reports a volatile write cache (VWC bit 0) exactly
+ * when the namespace's drive has one.  With the front end's write-cache=off
+ * the namespace is write-through: the host must see no cache (Linux then
+ * sends neither Flush nor FUA), cannot enable one with Set Features, and
+ * every write reaches the driver durable (FUA, from the block layer).
+ */
+static void nvme_vwc(bool wce)
+{
+    Rig *r = rig_start_full(NULL, true, "",
+                            wce ? "" : "-global nvme.write-cache=off ");
+    Nvme n = { 0 };
+    uint64_t page;
+    uint32_t dw[16];
+    uint8_t buf[4096];
+
+    nvme_setup(r, &n);
+    page = alloc_page(r, 4096);
+
+    memset(dw, 0, sizeof(dw));          /* Identify, CNS 01h: controller */
+    dw[0] = 0x06;
+    dw[6] = page;
+    dw[7] = page >> 32;
+    dw[10] = 1;
+    g_assert_cmpuint(nvme_cmd(r, &n, 0, dw, NULL, NULL), ==, 0);
+    g_assert_cmpuint(qtest_readb(r->qts, page + NVME_ID_CTRL_VWC) & 1, ==,
+                     wce);
+
+    memset(dw, 0, sizeof(dw));          /* Get Features: VWC enabled? */
+    dw[0] = 0x0a;
+    dw[10] = NVME_FEAT_VWC;
+    g_assert_cmpuint(nvme_cmd(r, &n, 0, dw, NULL, NULL), ==, 0);
+    g_assert_cmpuint(n.result & 1, ==, wce);
+
+    memset(dw, 0, sizeof(dw));          /* Set Features: enable the cache */
+    dw[0] = 0x09;
+    dw[10] = NVME_FEAT_VWC;
+    dw[11] = 1;
+    g_assert_cmpuint(nvme_cmd(r, &n, 0, dw, NULL, NULL) & 0x7ff, ==,
+                     wce ? 0 : NVME_SC_INVALID_FIELD);
+
+    /* a write without FUA: cached, or durable at once when write-through */
+    fill(buf, sizeof(buf), 9);
+    qtest_memwrite(r->qts, page, buf, sizeof(buf));
+    g_assert_cmpuint(nvme_rw(r, &n, 0x01, 3000, 8, page, false), ==, 0);
+    g_assert_cmpuint(node_stat(r, "d1", "fua-writes"), ==, wce ? 0 : 1);
+
+    nvme_end(r, &n);
+}
+
+static void test_vwc_on(void)
+{
+    nvme_vwc(true);
+}
+
+static void test_vwc_off(void)
+{
+    nvme_vwc(false);
+}
+
 int main(int argc, char **argv)
 {
     if (rig_test_init(&argc, &argv)) {
         qtest_add_func("/hddmodel/nvme/fua", test_nvme_fua);
         qtest_add_func("/hddmodel/nvme/host-queue", test_nvme_queued);
+        qtest_add_func("/hddmodel/nvme/vwc/write-back", test_vwc_on);
+        qtest_add_func("/hddmodel/nvme/vwc/write-through", test_vwc_off);
         qtest_add_func("/hddmodel/nvme/hostile/past-end", test_past_end);
         qtest_add_func("/hddmodel/nvme/hostile/huge", test_huge);
         qtest_add_func("/hddmodel/nvme/hostile/fua-read", test_fua_read);
