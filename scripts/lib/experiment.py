@@ -240,12 +240,6 @@ def check_devices(devices, path, base_dir=""):
         if "dpofua" in dev and dev["frontend"] != "scsi-hd":
             raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd only, "
                              f"not {dev['frontend']}")
-        if dev["frontend"] == "nvme" and dev.get("write_cache") == "off":
-            raise SystemExit(
-                f"platter: {path}: device write_cache=off on nvme: QEMU 10.0's NVMe "
-                "controller always reports a volatile write cache (VWC present, "
-                "hw/nvme/ctrl.c), so the guest would still see write back and FUA; a "
-                "write-through NVMe drive needs a QEMU change (use virtio-blk or scsi-hd)")
 
 
 def write_cache(dev):
@@ -253,8 +247,10 @@ def write_cache(dev):
 
 
 def frontend_fua(dev):
-    """Does the front end advertise FUA?  (Linux: NVMe always does with its
-    volatile write cache, scsi-hd per DPOFUA, virtio-blk never.)"""
+    """Does the front end advertise FUA when the drive has a write cache?
+    (Linux: NVMe does with a volatile write cache, which platter's QEMU
+    reports exactly when the drive has one (qemu-patches 0008); scsi-hd
+    per DPOFUA; virtio-blk never.)"""
     if dev["frontend"] == "nvme":
         return True
     if dev["frontend"] == "scsi-hd":

@@ -245,6 +245,7 @@ def test_policy_from_declarations(tmp):
                      devices=[{"frontend": "nvme"},
                               {"frontend": "nvme", "name": "nvme-nofua", "fua": "off"},
                               {"frontend": "virtio-blk", "write_cache": "off", "name": "wt"},
+                              {"frontend": "nvme", "write_cache": "off", "name": "nvme-wt"},
                               {"frontend": "scsi-hd", "dpofua": "off",
                                "frontend_props": {"physical_block_size": 4096}, "queue_depth": 4}],
                      workloads=[{"name": "seq", "test": "dsync", "args": ["--pattern", "seq"]}])
@@ -257,6 +258,8 @@ def test_policy_from_declarations(tmp):
                       # the guest sends FUA; QEMU writes + flushes for a drive without
                       "nvme-nofua.fops": "fua-emulated", "nvme-nofua.all": "write+flush",
                       "wt.fops": "write", "wt.all": "write",
+                      # no volatile write cache reported: no FUA, no flush
+                      "nvme-wt.fops": "write", "nvme-wt.all": "write",
                       "scsi-hd-dpofua-off.fops": "fua-emulated",
                       "scsi-hd-dpofua-off.all": "write+flush"}, policy
     g = {c["id"]: experiment.guest_command(c, 1) for c in experiment.cells(exp)}
@@ -265,6 +268,12 @@ def test_policy_from_declarations(tmp):
     assert wt[wt.index("--write-cache") + 1] == "off" and \
         "write-cache=off" in wt[wt.index("--drive-opts") + 1], wt
     assert wt[wt.index("--expect") + 1] == "fua:0,write_cache:write_through", wt
+    nw = g["seq.st20000nm007d.nvme-wt.all"]
+    assert nw[nw.index("--write-cache") + 1] == "off" and \
+        "write-cache=off" in nw[nw.index("--drive-opts") + 1] and \
+        nw[nw.index("--expect") + 1] == "fua:0,write_cache:write_through", nw
+    p = subprocess.run([nw[0], "--check", *nw[1:]], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
     nf = g["seq.st20000nm007d.nvme-nofua.all"]
     assert "fua=off" in nf[nf.index("--drive-opts") + 1] and \
         nf[nf.index("--expect") + 1] == "fua:1,write_cache:write_back", nf
@@ -284,6 +293,8 @@ def test_policy_from_declarations(tmp):
     by = {c["id"]: c["sim"]["summary"]["per_io"] for c in
           json.load(open(os.path.join(out, "report.json")))["cells"]}
     assert round(by["seq.st20000nm007d.wt.all"]["flushes"], 1) == 0.0, by
+    assert by["seq.st20000nm007d.nvme-wt.fops"]["flushes"] == 0.0 and \
+        by["seq.st20000nm007d.nvme-wt.fops"]["fua_writes"] == 0.0, by
     assert round(by["seq.st20000nm007d.nvme-nofua.all"]["flushes"], 1) == 1.0, by
     assert round(by["seq.st20000nm007d.nvme-nofua.fops"]["flushes"], 1) == 2.0, by
 
