@@ -1,7 +1,10 @@
 /*
  * Zoned recording, LBA layout and the seek curve.  The seek curve is the
- * Ruemmler & Wilkes shape fitted through the three figures drive data sheets
- * give: track-to-track, average (a third of the stroke) and full stroke.
+ * Ruemmler & Wilkes shape (a + b sqrt(d) up to a third of the stroke,
+ * linear beyond) through the three figures drive data sheets give:
+ * track-to-track and full stroke are its end points, and its value at a
+ * third of the stroke (the anchor) is solved so that its mean over random
+ * seeks is the data sheet's average.
  */
 #include <math.h>
 
@@ -24,9 +27,73 @@ static uint64_t isqrt64(uint64_t x)
 
 static hwm_ns seek_curve_ns(const Geometry *g, uint32_t d);
 
+/* Far beyond any drive (a 20 TB drive has about 560,000), and small enough
+ * that solve_anchor()'s exact sums fit in 128 bits. */
+#define MAX_CYLINDERS (1u << 24)
+
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
     return a / b + (a % b != 0);
+}
+
+/*
+ * The anchor: the seek over boundary_cyl cylinders, chosen so that the
+ * curve's mean over random seeks is the profile's seek_avg_ms.  Data sheets
+ * define the average seek that way (Hitachi OEM specifications, e.g.
+ * Deskstar 7K1000.C 4.5.2.1: "the weighted average of all possible seek
+ * combinations"): start and end cylinder uniform and distinct, so a seek
+ * of d cylinders (0 < d < N) has weight N - d.  The curve is linear in the
+ * anchor A: below the boundary t(d) = t2t + (A - t2t) u(d), with
+ * u(d) = (isqrt(d << 20) - 1024) / Du; above it t(d) = A + (F - A) k / K,
+ * with k = d - B and K = N - 1 - B.  So with
+ *     W1 = sum over d <= B of (N - d),   U = sum of (N - d)(isqrt(d<<20) - 1024),
+ *     W2 = sum over k of (K + 1 - k) = K(K+1)/2,
+ *     V  = sum over k of (K + 1 - k) k = K(K+1)(K+2)/6,
+ * the weighted sum is t2t (W1 - U/Du) + A (U/Du + W2 - V/K) + F V/K, and
+ * setting it to avg (W1 + W2), times Du K, gives A exactly as a ratio of
+ * integers, rounded to the nearest ns.  U sums by value of the square
+ * root: about 1024 sqrt(B) terms, a few hundred thousand on real drives.
+ * The curve the model then evaluates floors each seek to the ns, so its
+ * mean is below seek_avg_ms by less than 1 ns.
+ */
+static bool solve_anchor(Geometry *g, const HwmProfile *p, GError **errp)
+{
+    typedef __int128 i128;
+    const uint64_t n = g->cylinders, b = g->boundary_cyl;
+    const uint64_t du = g->sqrt_boundary - 1024, k = n - 1 - b;
+    i128 w1 = 0, u = 0;
+
+    /* isqrt(d << 20) = r for d in [ceil(r^2 / 2^20), ceil((r+1)^2 / 2^20)) */
+    for (uint64_t r = 1024; r <= g->sqrt_boundary; r++) {
+        uint64_t lo = ceil_div(r * r, 1u << 20);
+        uint64_t hi = MIN(ceil_div((r + 1) * (r + 1), 1u << 20), b + 1);
+        if (lo >= hi) {
+            continue;
+        }
+        /* sum of (n - d) for d in [lo, hi) */
+        i128 w = (i128)(hi - lo) * n - (i128)(lo + hi - 1) * (hi - lo) / 2;
+        w1 += w;
+        u += w * (i128)(r - 1024);
+    }
+    i128 w2 = (i128)k * (k + 1) / 2;
+    i128 v = (i128)k * (k + 1) * (k + 2) / 6;
+    i128 num = (i128)p->seek_avg_ns * (w1 + w2) * du * k -
+               (i128)g->t2t_ns * (w1 * du - u) * k -
+               (i128)g->full_ns * v * du;
+    i128 den = u * k + w2 * du * k - v * du;   /* > 0: K >= 2, W2 K > V */
+    i128 a = num < 0 ? -1 : (num + den / 2) / den;
+
+    if (a < (i128)g->t2t_ns || a > (i128)g->full_ns) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: key 'seek_avg_ms' (%" G_GUINT64_FORMAT " ns) cannot "
+                    "be the mean seek of a curve from 'seek_track_to_track_ms'"
+                    " to 'seek_full_stroke_ms': its value at a third of the "
+                    "stroke would fall outside them", p->source,
+                    p->seek_avg_ns);
+        return false;
+    }
+    g->anchor_ns = (uint64_t)a;
+    return true;
 }
 
 /* Sectors a delay of `ns` sweeps past on a track of `spt` sectors, rounded
@@ -47,7 +114,6 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
                      .band = p->serpentine_band_cylinders,
                      .nzones = p->zones,
                      .t2t_ns = p->seek_track_to_track_ns,
-                     .avg_ns = p->seek_avg_ns,
                      .full_ns = p->seek_full_stroke_ns,
                      .write_settle_ns = p->write_settle_ns,
                      .head_switch_ns = p->head_switch_ns };
@@ -61,7 +127,7 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     }
     /* equal cylinders per zone, enough to hold the capacity */
     uint64_t cpz = ceil_div(cap, sum_spt * g->heads);
-    if (cpz * g->nzones > UINT32_MAX / 2 || cpz < 1) {
+    if (cpz * g->nzones > MAX_CYLINDERS || cpz < 1) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
                     "%s: capacity_bytes needs %" G_GUINT64_FORMAT
                     " cylinders per zone: not a plausible geometry",
@@ -97,6 +163,10 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     }
     g->boundary_cyl = (g->cylinders - 1) / 3;
     g->sqrt_boundary = isqrt64((uint64_t)g->boundary_cyl << 20);
+    if (!solve_anchor(g, p, errp)) {
+        hwm_geometry_free(g);
+        return false;
+    }
     g->short_seek_ns = g_new(hwm_ns, SHORT_SEEKS);
     for (uint32_t d = 0; d < SHORT_SEEKS; d++) {
         g->short_seek_ns[d] = seek_curve_ns(g, d);
@@ -116,15 +186,15 @@ static hwm_ns seek_curve_ns(const Geometry *g, uint32_t d)
         return 0;
     }
     if (d <= g->boundary_cyl) {
-        /* a + b*sqrt(d) through (1, t2t) and (boundary, avg) */
+        /* a + b*sqrt(d) through (1, t2t) and (boundary, anchor) */
         uint64_t sq = isqrt64((uint64_t)d << 20);
-        return (hwm_ns)(g->t2t_ns + (g->avg_ns - g->t2t_ns) * (sq - 1024) /
+        return (hwm_ns)(g->t2t_ns + (g->anchor_ns - g->t2t_ns) * (sq - 1024) /
                                     (g->sqrt_boundary - 1024));
     }
-    /* c + e*d through (boundary, avg) and (full stroke, full) */
+    /* c + e*d through (boundary, anchor) and (full stroke, full) */
     uint64_t span = (uint64_t)(g->cylinders - 1) - g->boundary_cyl;
-    return (hwm_ns)(g->avg_ns + (g->full_ns - g->avg_ns) *
-                                (uint64_t)(d - g->boundary_cyl) / span);
+    return (hwm_ns)(g->anchor_ns + (g->full_ns - g->anchor_ns) *
+                                   (uint64_t)(d - g->boundary_cyl) / span);
 }
 
 hwm_ns hwm_geometry_rev_ns(const Geometry *g)

@@ -43,9 +43,10 @@ typedef struct {
     uint64_t total_sectors;
 
     /* seek curve (Ruemmler & Wilkes): a + b*sqrt(d) up to `boundary`
-     * cylinders, c + e*d beyond; stored as the three spec points it
-     * passes through */
-    uint64_t t2t_ns, avg_ns, full_ns;
+     * cylinders, c + e*d beyond; stored as the three points it passes
+     * through: track-to-track, the anchor at the boundary (solved so the
+     * mean over random seeks is seek_avg_ms, geometry.c) and full stroke */
+    uint64_t t2t_ns, anchor_ns, full_ns;
     uint32_t boundary_cyl;
     uint64_t sqrt_boundary;    /* isqrt(boundary << 20) */
     uint64_t write_settle_ns;

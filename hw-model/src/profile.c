@@ -185,9 +185,9 @@ static bool rule_t2t(const HwmProfile *p, uint64_t *out)
 /* full-from-avg: full-stroke seek 1.8 times the average.  Seek time grows
  * as the square root of the distance for short seeks and linearly for
  * long ones (Ruemmler & Wilkes, "An introduction to disk drive modeling",
- * IEEE Computer 1994), so the average, a third of the stroke, is a little
- * over half the full stroke: Hitachi Travelstar 5K160 20 ms against 11,
- * Travelstar 5K320 20 against 12 (OEM specifications). */
+ * IEEE Computer 1994), so the average (the mean over random seeks) is a
+ * little over half the full stroke: Hitachi Travelstar 5K160 20 ms against
+ * 11, Travelstar 5K320 20 against 12 (OEM specifications). */
 static bool rule_full_stroke(const HwmProfile *p, uint64_t *out)
 {
     *out = p->seek_avg_ns * 9 / 5;
@@ -369,7 +369,10 @@ static const KeyDef keys[] = {
       FOR_HDD, true, NULL, 1, 100 * NS_PER_MS, NULL,
       "seek of one cylinder (read)", &R_t2t },
     { "seek_avg_ms", T_TIME, NS_PER_MS, F(seek_avg_ns), FOR_HDD, true, NULL,
-      1, 100 * NS_PER_MS, NULL, "seek over a third of the stroke (read)", NO_RULE },
+      1, 100 * NS_PER_MS, NULL,
+      "average read seek, as data sheets give it: the mean over random "
+      "seeks; the curve's value at a third of the stroke is solved to it",
+      NO_RULE },
     { "seek_full_stroke_ms", T_TIME, NS_PER_MS, F(seek_full_stroke_ns),
       FOR_HDD, true, NULL, 1, 200 * NS_PER_MS, NULL,
       "seek over the whole stroke (read)", &R_full },

@@ -65,7 +65,7 @@ struct HwmProfile {
     HwmLayout layout;
     uint32_t serpentine_band_cylinders;
     uint64_t seek_track_to_track_ns;
-    uint64_t seek_avg_ns;                 /* over a third of the stroke */
+    uint64_t seek_avg_ns;                 /* mean over random seeks */
     uint64_t seek_full_stroke_ns;
     uint64_t write_settle_ns;             /* extra settle before writing */
     uint64_t head_switch_ns;
