@@ -20,6 +20,7 @@ import cli
 import fiojob
 import fioout
 import gate
+import kernelspec
 import latency
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -137,19 +138,49 @@ def choices(where, v, allowed):
     return v
 
 
-def variants():
-    """Kernel variant names: scripts/build-kernel --list reads
-    guest-tests/kernel/variants, the one place that defines them."""
-    p = subprocess.run([os.path.join(ROOT, "scripts", "build-kernel"), "--list"],
-                       stdout=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        raise SystemExit("platter: scripts/build-kernel --list failed")
-    return p.stdout.split()
+variants = kernelspec.variants
 
 
-def check_variant(v, where, known):
-    check_str(v, where)
-    return choices(where, v, known)
+def check_kernel(v, where, base_dir="", known=None):
+    """A kernel spec (kernelspec.py: a variant, tree:, patches:, bzimage:),
+    checked and resolved; returns it parsed."""
+    try:
+        return kernelspec.parse(v, base_dir, known)
+    except kernelspec.Error as e:
+        bad(where, str(e))
+
+
+def kernel_run_spec(k):
+    """The spec run-guest and build-kernel are given: absolute paths, and a
+    tree's revision as the commit it resolved to when the spec was loaded
+    (the run measures one commit even if the branch moves meanwhile)."""
+    if k["kind"] == "variant" or not k.get("resolved"):
+        return k["spec"]
+    if k["kind"] == "bzimage":
+        return f"bzimage:{k['path']}"
+    if k["kind"] == "tree":
+        text = f"tree:{k['path']}@{k['commit']}"
+    else:
+        text = f"patches:{k['path']}"
+        if "base" in k:
+            text += "@" + kernel_run_spec(k["base"])
+    return text + (f",config={k['config']}" if "config" in k else "")
+
+
+def kernel_labels(pairs, where):
+    """{spec: label} for the kernels of an experiment's pairs; two specs
+    with one label (their cell ids would collide) are refused."""
+    labels = {}
+    for pair in pairs:
+        for v in pair:
+            labels[v] = kernelspec.label(v)
+    seen = {}
+    for v, lab in labels.items():
+        if lab in seen:
+            bad(where, f"kernels '{seen[lab]}' and '{v}' both go by '{lab}' in cell ids "
+                       "(name the trees or revisions apart)")
+        seen[lab] = v
+    return labels
 
 
 def guest_tests():
@@ -415,12 +446,18 @@ def check_experiment(spec, where, base_dir=None):
     check_name(spec["name"], f"{where}: name")
     check_str(spec.get("description", ""), f"{where}: description")
     known = variants()
+    resolved = {}
+
+    def kernel(v, w):
+        check_str(v, w)
+        resolved[v] = check_kernel(v, w, base_dir, known)
 
     def pair(p, w):
-        check_list(p, w, lambda v, w: check_variant(v, w, known))
+        check_list(p, w, kernel)
         if len(p) != 2:
             bad(w, f"a pair is [BASE, PATCHED], not {p!r:.60}")
     check_list(spec["pairs"], f"{where}: pairs", pair)
+    kernel_labels(spec["pairs"], f"{where}: pairs")
     kernels = spec.get("kernels", {})
     check_keys(kernels, f"{where}: kernels", (), tuple(v for p in spec["pairs"] for v in p))
     for k, declares in kernels.items():
@@ -460,13 +497,16 @@ def check_experiment(spec, where, base_dir=None):
         gate.check_expect(spec["expect"], f"{where}: expect")
     out = Spec(spec)
     out.base_dir = base_dir
+    out.kernels = {v: kernel_run_spec(k) for v, k in resolved.items()}
     return out
 
 
 class Spec(dict):
     """An experiment spec; base_dir is where its relative file paths start
-    (None for a spec read back from a report)."""
+    (None for a spec read back from a report); kernels maps each kernel of
+    its pairs to the spec run-guest is given."""
     base_dir = None
+    kernels = {}
 
 
 def check_seed(seed, where):
@@ -483,6 +523,37 @@ def check_seed(seed, where):
             for k, v in figures.items():
                 if type(v) not in (int, float) or not v >= 0 or v == float("inf"):
                     bad(f"{w}.{k}", f"{v!r:.60} is not a non-negative number")
+
+
+def default_matrix(base, patched):
+    """The matrix `platter compare --base K --patched K` runs without an
+    experiment file: O_DSYNC 4 KiB direct writes, sequential and random,
+    on the st20000nm007d profile behind each front end (NVMe and scsi-hd
+    with native FUA, virtio-blk without).  Paths in the specs start at the
+    current directory."""
+    spec = {"name": "compare",
+            "description": f"{base} against {patched}: O_DSYNC 4 KiB direct writes on the "
+                           "modeled ST20000NM007D behind each front end",
+            "pairs": [[base, patched]],
+            "devices": [{"frontend": "nvme"}, {"frontend": "scsi-hd", "dpofua": "on"},
+                        {"frontend": "virtio-blk"}],
+            "profiles": ["st20000nm007d"],
+            "workloads": [{"name": "seq", "test": "dsync", "args": ["--pattern", "seq"]},
+                          {"name": "rand", "test": "dsync",
+                           "args": ["--pattern", "rand", "--span", "100G"]}],
+            "runtime": 10}
+    return check_experiment(spec, "--base/--patched", base_dir=os.getcwd())
+
+
+def select_devices(exp, names):
+    """The experiment with only the devices named (cell ids' device names)."""
+    have = {device_name(d): d for d in exp["devices"]}
+    for n in names:
+        if n not in have:
+            bad("--devices", f"no device '{n}' in '{exp['name']}' (it has {', '.join(have)})")
+    out = Spec(exp, devices=[d for n, d in have.items() if n in names])
+    out.base_dir, out.kernels = exp.base_dir, exp.kernels
+    return out
 
 
 def load(name_or_path):
@@ -540,8 +611,10 @@ def cells(exp):
                         "profile" not in dev and prof not in exp.get("profiles", []):
                     continue
                 for v in variants:
-                    cid = f"{wl['name']}.{profile_label(prof)}.{device_name(dev)}.{v}"
-                    out.append({"id": cid, "variant": v, "device": dev,
+                    label = kernelspec.label(v)
+                    cid = f"{wl['name']}.{profile_label(prof)}.{device_name(dev)}.{label}"
+                    out.append({"id": cid, "variant": label,
+                                "kernel": getattr(exp, "kernels", {}).get(v, v), "device": dev,
                                 "profile": profile_label(prof),
                                 "profile_arg": profile_arg(prof, base_dir),
                                 "workload": wl, "host_file": host_file,
@@ -574,7 +647,7 @@ def guest_command(cell, runtime):
     """The run-guest command, run in a directory holding disk.img (relative,
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
-    cmd = run_guest_prefix(cell["variant"], dev, device_drive_opts(dev, cell["profile_arg"])) + [
+    cmd = run_guest_prefix(cell["kernel"], dev, device_drive_opts(dev, cell["profile_arg"])) + [
         "--expect", device_expect(dev),
         "--timeout", str(guest_timeout_s(dev, runtime))]
     if cell.get("host_file"):
@@ -592,10 +665,10 @@ def guest_timeout_s(dev, runtime):
     return int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime)
 
 
-def run_guest_prefix(variant, dev, drive):
-    """scripts/run-guest with a kernel variant, a front end and a drive;
+def run_guest_prefix(kernel, dev, drive):
+    """scripts/run-guest with a kernel (a spec), a front end and a drive;
     the caller appends options, the test and its arguments."""
-    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", variant,
+    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", kernel,
            "--device", dev["frontend"], "--drive-opts", drive]
     if dev["frontend"] == "scsi-hd":
         cmd += ["--dpofua", dev.get("dpofua", "on")]

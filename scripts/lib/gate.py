@@ -17,6 +17,7 @@ passes when its script exited 0; a cell that failed to run fails.
 import re
 import xml.etree.ElementTree as ET
 
+import kernelspec
 from cli import bad
 
 METRICS = ("iops", "avg", "p50", "p99", "p99.9")
@@ -107,7 +108,7 @@ def judge(exp, cells, rule, baseline=None):
         return verdicts
     by = {(c["workload"], c["profile"], c["device"], c["variant"]): c for c in cells}
     for key in sorted({(c["workload"], c["profile"], c["device"]) for c in cells}):
-        for base, patched in exp["pairs"]:
+        for base, patched in ([kernelspec.label(v) for v in p] for p in exp["pairs"]):
             b, p = by.get(key + (base,)), by.get(key + (patched,))
             if p is None and b is None:
                 continue

@@ -50,7 +50,7 @@ def check_campaign(c, where):
                  ("description", "cuts", "expect", "image_gib"))
     E.check_name(c["name"], f"{where}: name")
     E.check_str(c.get("description", ""), f"{where}: description")
-    E.check_variant(c["variant"], f"{where}: variant", E.variants())
+    E.check_kernel(c["variant"], f"{where}: variant")
     E.check_devices([c["device"]], where)
     E.check_profile(c["profile"], f"{where}: profile")
     w = c["window_s"]

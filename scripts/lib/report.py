@@ -10,6 +10,7 @@ import json
 import math
 import os
 
+import kernelspec
 from experiment import REPORT_VERSION
 
 METRICS = (("iops", "IOPS"), ("avg", "avg (us)"), ("p50", "p50 (us)"),
@@ -43,7 +44,7 @@ def pair_rows(exp, cells):
     by = {(c["workload"], c["profile"], c["device"], c["variant"]): c for c in cells}
     keys = sorted({(c["workload"], c["profile"], c["device"]) for c in cells})
     for wl, prof, dev in keys:
-        for base, patched in exp["pairs"]:
+        for base, patched in ([kernelspec.label(v) for v in p] for p in exp["pairs"]):
             b, p = by.get((wl, prof, dev, base)), by.get((wl, prof, dev, patched))
             if b or p:
                 yield wl, prof, dev, b, p

@@ -20,6 +20,10 @@ Tokens in the command:
                         (0.1 s cells) with these top-level keys replaced
   @REPORTRAW:TEXT@      a directory whose report.json holds TEXT
   @PART:K/N[:RUNTIME]@  a sim-only seed-fops report of shard K/N
+  @TREE@                a git tree that looks like Linux, two commits (the
+                        second changes block/fops.c); beside it stale.patch
+                        (applies to HEAD~ only), bad.config (line 1 is not
+                        a config line) and bzImage (a fake with the header)
 
 Nothing here may build or boot anything: the environment points
 PLATTER_CACHE where nothing can be created and PLATTER_QEMU at no binary,
@@ -43,12 +47,12 @@ TABLE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(
     os.path.abspath(__file__)), "hostile.tsv")
 ENV = dict(os.environ, PLATTER_CACHE="/proc/platter-hostile-no-cache",
            PLATTER_QEMU="/nonexistent/qemu-system-x86_64", LC_ALL="C")
-TOKEN = re.compile(r"@([A-Z]+)(?::(.*?))?@(?=\s|$|/)")
+TOKEN = re.compile(r"@([A-Z]+)(?::(.*?))?@(?=\s|$|/|@|,)")
 
 
 class Fixtures:
     def __init__(self, tmp):
-        self.tmp, self.n, self.parts = tmp, 0, {}
+        self.tmp, self.n, self.parts, self.tree = tmp, 0, {}, None
 
     def fresh(self):
         self.n += 1
@@ -84,6 +88,31 @@ class Fixtures:
             self.parts[arg] = out
         return self.parts[arg]
 
+    def git_tree(self):
+        if self.tree is None:
+            d = self.fresh()
+            t = os.path.join(d, "linux")
+            env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
+                       GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+            files = {"linux/scripts/kconfig/merge_config.sh": "#!/bin/sh\n",
+                     "linux/block/fops.c": "int a;\nint b;\nint c;\n",
+                     "stale.patch": "--- a/block/fops.c\n+++ b/block/fops.c\n"
+                                    "@@ -1,3 +1,3 @@\n int a;\n-int b;\n+int bb;\n int c;\n",
+                     "bad.config": "XFS=y\n",
+                     "bzImage": "\0" * 0x202 + "HdrS" + "\0" * 64}
+            for name, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "one"]):
+                subprocess.run(["git", "-C", t, *cmd], check=True, env=env, capture_output=True)
+            with open(os.path.join(t, "block", "fops.c"), "w") as f:
+                f.write("int a;\nint B;\nint c;\n")
+            subprocess.run(["git", "-C", t, "commit", "-qam", "two"], check=True, env=env,
+                           capture_output=True)
+            self.tree = t
+        return self.tree
+
     def report(self, text):
         d = self.fresh()
         with open(os.path.join(d, "report.json"), "w") as f:
@@ -111,6 +140,8 @@ class Fixtures:
                 return self.report(json.dumps(doc))
             if kind == "REPORTRAW":
                 return self.report(arg)
+            if kind == "TREE":
+                return self.git_tree()
             if kind == "PART":
                 return self.part(arg)
             raise ValueError(f"unknown token @{kind}@")

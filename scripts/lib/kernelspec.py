@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Kernel specs: the one parser of how a guest kernel is named, wherever
+one is (experiment pairs, `platter compare --base/--patched`, run-guest
+--kernel, build-kernel).  A spec is one of
+
+  NAME                          a variant (guest-tests/kernel/variants)
+  tree:PATH[@REV][,config=FILE] a local git tree at a revision (any
+                                commit-ish, default HEAD)
+  patches:PATH[@tree:PATH@REV][,config=FILE]
+                                patch files (git format-patch output, an
+                                mbox, or a directory of *.patch, *.diff,
+                                *.mbox applied in name order) on the pinned
+                                source, or on a tree at a revision
+  bzimage:PATH                  a prebuilt kernel, booted as it is
+
+config=FILE is a full .config or a fragment, merged over tinyconfig before
+platter's own fragment (guest-tests/kernel/platter.config, whose every line
+must survive).  Paths are relative to base_dir (the experiment file's
+directory, or the current one on a command line) and may start with ~.
+
+Used as a module by scripts/platter and as a command by build-kernel and
+run-guest:
+  kernelspec.py check SPEC   exit 0, or one line on stderr and exit 1
+  kernelspec.py shell SPEC   the resolved spec as shell assignments (k_*)
+  kernelspec.py label SPEC   the name a spec goes by in cell ids
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+from cache import sha256_file as sha256
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+KINDS = ("tree", "patches", "bzimage")
+SYNTAX = ("a variant name, tree:PATH[@REV], patches:PATH[@tree:PATH@REV] "
+          "or bzimage:PATH")
+PATCH_SUFFIXES = (".patch", ".diff", ".mbox")
+CONFIG_LINE = re.compile(r"CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set|#.*|\s*")
+
+
+class Error(Exception):
+    """What is wrong with a spec, in one line."""
+
+
+def variants():
+    """Kernel variant names: scripts/build-kernel --list reads
+    guest-tests/kernel/variants, the one place that defines them."""
+    p = subprocess.run([os.path.join(ROOT, "scripts", "build-kernel"), "--list"],
+                       stdout=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise SystemExit("platter: scripts/build-kernel --list failed")
+    return p.stdout.split()
+
+
+def label(text):
+    """The name a spec goes by in cell ids and reports: a variant's own
+    name, else KIND-BASENAME[-REV] with every other character a '-'."""
+    if ":" not in text:
+        return text
+    kind, _, rest = text.partition(":")
+    main = rest.split(",", 1)[0]
+    path, _, rev = main.partition("@")
+    parts = [kind, os.path.basename(path.rstrip("/")) or "root"]
+    if kind == "tree":
+        parts.append(rev or "HEAD")
+    elif kind == "patches" and rev:
+        parts.append("on-" + label(rev))
+    return re.sub(r"[^A-Za-z0-9_+-]+", "-", "-".join(parts))
+
+
+def _path(p, base_dir):
+    return os.path.normpath(os.path.join(base_dir, os.path.expanduser(p)))
+
+
+def _git(args, cwd=None, env=None):
+    try:
+        p = subprocess.run(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise Error(f"cannot run git: {e.strerror} (apt-get install git)")
+    return p.returncode, p.stdout.strip(), p.stderr.strip()
+
+
+def parse(text, base_dir="", known=None):
+    """The spec as a dict (kind, label, and per kind what names the kernel),
+    or Error.  base_dir None: check the syntax only (a spec read back from
+    a report, whose files may be elsewhere); else every file, tree and
+    revision is checked, and a tree's revision resolved to its commit."""
+    if not isinstance(text, str) or not text:
+        raise Error(f"{text!r:.60} is not a kernel ({SYNTAX})")
+    if ":" not in text:
+        known = variants() if known is None else known
+        if text not in known:
+            raise Error(f"unknown kernel '{text:.60}' (a variant: {', '.join(known)}; "
+                        f"or tree:PATH[@REV], patches:PATH[@tree:PATH@REV], bzimage:PATH)")
+        return {"kind": "variant", "spec": text, "label": text, "name": text}
+    kind, _, rest = text.partition(":")
+    if kind not in KINDS:
+        raise Error(f"'{text:.60}': unknown kind '{kind:.20}' ({SYNTAX})")
+    main, *opts = rest.split(",")
+    k = {"kind": kind, "spec": text, "label": label(text)}
+    for opt in opts:
+        key, eq, val = opt.partition("=")
+        if key != "config" or not eq or not val or kind == "bzimage" or "config" in k:
+            raise Error(f"'{text:.60}': '{opt:.40}' is not an option here "
+                        f"({'a prebuilt bzImage takes none' if kind == 'bzimage' else 'config=FILE, once'})")
+        k["config"] = val
+    path, at, after = main.partition("@")
+    if not path:
+        raise Error(f"'{text:.60}': no PATH ({SYNTAX})")
+    if kind == "tree":
+        k["path"], k["rev"] = path, after or "HEAD"
+        if at and not after:
+            raise Error(f"'{text:.60}': an empty revision after '@'")
+    elif kind == "patches":
+        k["path"] = path
+        if at:
+            if not after.startswith("tree:") or "," in after:
+                raise Error(f"'{text:.60}': patches go onto the pinned source or onto "
+                            f"tree:PATH@REV, not '{after:.40}'")
+            k["base"] = parse(after, base_dir, known)
+    elif at:
+        raise Error(f"'{text:.60}': a bzImage takes no '@'")
+    else:
+        k["path"] = path
+    if base_dir is not None:
+        _resolve(k, base_dir)
+    return k
+
+
+def _resolve(k, base_dir):
+    k["resolved"] = True
+    k["path"] = _path(k["path"], base_dir)
+    if "config" in k:
+        k["config"] = _path(k["config"], base_dir)
+        _check_config(k["config"])
+        k["config_sha256"] = sha256(k["config"])
+    if k["kind"] == "tree":
+        _resolve_tree(k)
+    elif k["kind"] == "patches":
+        _resolve_patches(k)
+    else:
+        _check_bzimage(k["path"])
+        k["sha256"] = sha256(k["path"])
+
+
+def _resolve_tree(k):
+    path, rev = k["path"], k["rev"]
+    if not os.path.isdir(path):
+        raise Error(f"tree '{path}': no such directory")
+    rc, gitdir, _ = _git(["-C", path, "rev-parse", "--absolute-git-dir"])
+    if rc != 0:
+        raise Error(f"tree '{path}': not a git tree")
+    rc, commit, _ = _git(["-C", path, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                          rev + "^{commit}"])
+    if rc != 0 or not commit:
+        raise Error(f"tree '{path}': no revision '{rev}'")
+    rc, _, _ = _git(["-C", path, "cat-file", "-e", f"{commit}:scripts/kconfig/merge_config.sh"])
+    if rc != 0:
+        raise Error(f"tree '{path}' at '{rev}': not a Linux source tree "
+                    "(no scripts/kconfig/merge_config.sh)")
+    _, describe, _ = _git(["-C", path, "describe", "--always", "--tags", commit])
+    k.update(gitdir=gitdir, commit=commit, describe=describe)
+
+
+def patch_files(path):
+    """A file, or a directory's *.patch, *.diff and *.mbox in name order."""
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                       if f.endswith(PATCH_SUFFIXES) and os.path.isfile(os.path.join(path, f)))
+        if not files:
+            raise Error(f"patches '{path}': a directory without *.patch, *.diff or *.mbox files")
+        return files
+    if not os.path.isfile(path):
+        raise Error(f"patches '{path}': no such file or directory")
+    return [path]
+
+
+def _resolve_patches(k):
+    files = patch_files(k["path"])
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                body = fh.read()
+        except OSError as e:
+            raise Error(f"patch '{f}': cannot read: {e.strerror}")
+        if not re.search(rb"^(diff |--- )", body, re.M):
+            raise Error(f"patch '{f}': not a patch (no diff in it)")
+    k["files"] = files
+    k["sha256"] = [sha256(f) for f in files]
+    if "base" in k:
+        _check_applies(files, k["base"])
+
+
+def _check_applies(files, tree):
+    """Each patch applies, in order, to the tree's revision: git apply on a
+    scratch index (new blobs in a scratch object directory), so neither the
+    user's checkout nor their repository is touched."""
+    with tempfile.TemporaryDirectory(prefix="platter-apply-") as tmp:
+        env = dict(os.environ, GIT_INDEX_FILE=os.path.join(tmp, "index"),
+                   GIT_OBJECT_DIRECTORY=os.path.join(tmp, "objects"),
+                   GIT_ALTERNATE_OBJECT_DIRECTORIES=os.path.join(tree["gitdir"], "objects"))
+        os.makedirs(env["GIT_OBJECT_DIRECTORY"])
+        git = ["--git-dir", tree["gitdir"]]
+        rc, _, err = _git(git + ["read-tree", tree["commit"]], env=env)
+        if rc != 0:
+            raise Error(f"tree '{tree['path']}': cannot read {tree['rev']}: {err[:200]}")
+        for f in files:
+            rc, _, err = _git(git + ["apply", "--cached", f], env=env)
+            if rc != 0:
+                why = (err.splitlines() or ["git apply failed"])[0]
+                raise Error(f"patch '{f}' does not apply to tree '{tree['path']}' at "
+                            f"'{tree['rev']}': {why}")
+
+
+def _check_config(path):
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise Error(f"config '{path}': cannot read: {getattr(e, 'strerror', None) or e}")
+    for n, line in enumerate(lines, 1):
+        if not CONFIG_LINE.fullmatch(line):
+            raise Error(f"config '{path}' line {n}: '{line:.60}' is not CONFIG_NAME=VALUE "
+                        "or '# CONFIG_NAME is not set'")
+
+
+def _check_bzimage(path):
+    try:
+        with open(path, "rb") as f:
+            head = f.read(0x206)
+    except OSError as e:
+        raise Error(f"bzimage '{path}': {e.strerror}")
+    if head[0x202:0x206] != b"HdrS":
+        raise Error(f"bzimage '{path}': not an x86 bzImage (no boot protocol header)")
+
+
+def shell(k):
+    """The resolved spec as shell assignments for build-kernel."""
+    out = {"kind": k["kind"], "label": k["label"], "spec": k["spec"],
+           "config": k.get("config", ""), "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
+    tree = k if k["kind"] == "tree" else k.get("base")
+    for key in ("path", "gitdir", "commit", "describe", "rev"):
+        out["tree_" + key] = tree[key] if tree else ""
+    lines = [f"k_{key}={shlex.quote(v)}" for key, v in out.items()]
+    lines.append("k_patches=(" + " ".join(shlex.quote(f) for f in k.get("files", [])) + ")")
+    return "\n".join(lines)
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("check", "shell", "label"):
+        print("usage: kernelspec.py check|shell|label SPEC", file=sys.stderr)
+        return 2
+    if argv[1] == "label":
+        print(label(argv[2]))
+        return 0
+    try:
+        k = parse(argv[2], os.getcwd())
+    except Error as e:
+        print(e, file=sys.stderr)
+        return 1
+    if argv[1] == "shell":
+        print(shell(k))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

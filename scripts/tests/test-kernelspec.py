@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Kernel specs (scripts/lib/kernelspec.py) on small real git trees, the
+compare matrix they make, and the guest's boot-time option check
+(guest-tests/initramfs/lib/options.sh) on made-up sysfs trees; prints TAP.
+Nothing is built or booted.
+usage: test-kernelspec.py PLATTER_SIM"""
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import experiment  # noqa: E402
+import kernelspec  # noqa: E402
+import tap  # noqa: E402
+
+ROOT = experiment.ROOT
+SIM = sys.argv[1]
+GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t", GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
+               GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
+VARIANTS = ["base", "fops"]
+
+
+def git(tree, *args):
+    return subprocess.run(["git", "-C", tree, *args], env=GIT_ENV, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def linux_like(tmp):
+    """A git tree with what kernelspec looks for, two commits: the second
+    changes block/fops.c."""
+    t = os.path.join(tmp, "linux")
+    write(os.path.join(t, "scripts", "kconfig", "merge_config.sh"), "#!/bin/sh\n")
+    write(os.path.join(t, "block", "fops.c"), "int a;\nint b;\nint c;\n")
+    git(tmp, "init", "-q", t)
+    git(t, "add", "-A")
+    git(t, "commit", "-qm", "one")
+    write(os.path.join(t, "block", "fops.c"), "int a;\nint B;\nint c;\n")
+    git(t, "commit", "-qam", "two")
+    return t
+
+
+def patch(tmp, name, old, new):
+    p = os.path.join(tmp, name)
+    write(p, "--- a/block/fops.c\n+++ b/block/fops.c\n@@ -1,3 +1,3 @@\n int a;\n"
+             f"-{old}\n+{new}\n int c;\n")
+    return p
+
+
+def error(text, base_dir):
+    try:
+        kernelspec.parse(text, base_dir, VARIANTS)
+    except kernelspec.Error as e:
+        assert "\n" not in str(e), str(e)
+        return str(e)
+    raise AssertionError(f"{text!r} was accepted")
+
+
+def test_variant_and_labels(tmp):
+    assert kernelspec.parse("fops", tmp, VARIANTS)["kind"] == "variant"
+    assert "unknown kernel 'zz' (a variant: base, fops" in error("zz", tmp)
+    assert kernelspec.label("fops") == "fops"
+    assert kernelspec.label("tree:~/src/linux@HEAD~1") == "tree-linux-HEAD-1"
+    assert kernelspec.label("tree:/x/linux") == "tree-linux-HEAD"
+    assert kernelspec.label("patches:a/mine.patch@tree:/x/linux@v7") == \
+        "patches-mine-patch-on-tree-linux-v7"
+    assert kernelspec.label("bzimage:/boot/vmlinuz-7") == "bzimage-vmlinuz-7"
+
+
+def test_tree_resolves_to_commit(tmp):
+    t = linux_like(tmp)
+    head, first = git(t, "rev-parse", "HEAD"), git(t, "rev-parse", "HEAD~")
+    k = kernelspec.parse("tree:linux@HEAD~", tmp, VARIANTS)
+    assert k["commit"] == first and k["path"] == t and k["describe"] == first[:7]
+    assert kernelspec.parse("tree:linux", tmp, VARIANTS)["commit"] == head
+    # the run spec pins the commit, so a moving branch does not change the run
+    assert experiment.kernel_run_spec(k) == f"tree:{t}@{first}"
+    assert git(t, "status", "--porcelain") == ""
+
+
+def test_tree_errors(tmp):
+    t = linux_like(tmp)
+    assert "no such directory" in error("tree:nope@HEAD", tmp)
+    assert "not a git tree" in error(f"tree:{tmp}@HEAD", "/")
+    assert "no revision 'v99'" in error("tree:linux@v99", tmp)
+    assert "an empty revision" in error("tree:linux@", tmp)
+    os.makedirs(os.path.join(tmp, "other"))
+    git(tmp, "init", "-q", "other")
+    write(os.path.join(tmp, "other", "f"), "x\n")
+    git(os.path.join(tmp, "other"), "add", "f")
+    git(os.path.join(tmp, "other"), "commit", "-qm", "x")
+    assert "not a Linux source tree" in error("tree:other@HEAD", tmp)
+    assert "unknown kind 'git'" in error("git:linux", tmp)
+    assert "'config=' is not an option" in error("tree:linux@HEAD,config=", tmp)
+    assert "a prebuilt bzImage takes none" in error("bzimage:x,config=y", tmp)
+    assert t
+
+
+def test_patches_apply_check(tmp):
+    t = linux_like(tmp)
+    objects = git(t, "count-objects", "-v")
+    good = patch(tmp, "good.patch", "int B;", "int BB;")
+    stale = patch(tmp, "stale.patch", "int b;", "int bb;")
+    k = kernelspec.parse(f"patches:{good}@tree:linux@HEAD", tmp, VARIANTS)
+    assert k["files"] == [good] and len(k["sha256"][0]) == 64
+    why = error(f"patches:{stale}@tree:linux@HEAD", tmp)
+    assert "stale.patch' does not apply to tree" in why and "at 'HEAD'" in why, why
+    # onto the first revision the stale one applies and the good one not
+    kernelspec.parse(f"patches:{stale}@tree:linux@HEAD~", tmp, VARIANTS)
+    # checking wrote nothing into the user's repository or checkout
+    assert git(t, "count-objects", "-v") == objects
+    assert git(t, "status", "--porcelain") == ""
+
+
+def test_patch_directory_in_order(tmp):
+    d = os.path.join(tmp, "series")
+    for name in ("0002-b.patch", "0001-a.patch", "notes.txt"):
+        write(os.path.join(d, name), "--- a/x\n+++ b/x\n")
+    k = kernelspec.parse(f"patches:{d}", tmp, VARIANTS)
+    assert [os.path.basename(f) for f in k["files"]] == ["0001-a.patch", "0002-b.patch"]
+    os.makedirs(os.path.join(tmp, "empty"))
+    assert "without *.patch" in error("patches:empty", tmp)
+    write(os.path.join(tmp, "prose.patch"), "just words\n")
+    assert "not a patch" in error("patches:prose.patch", tmp)
+    assert "onto the pinned source or onto tree" in error(f"patches:{d}@bzimage:x", tmp)
+
+
+def test_config_and_bzimage(tmp):
+    linux_like(tmp)
+    write(os.path.join(tmp, "ok.config"), "# mine\nCONFIG_XFS_FS=y\n# CONFIG_FOO is not set\n\n")
+    k = kernelspec.parse("tree:linux@HEAD,config=ok.config", tmp, VARIANTS)
+    assert k["config"] == os.path.join(tmp, "ok.config")
+    write(os.path.join(tmp, "bad.config"), "CONFIG_A=y\nXFS=y\n")
+    assert "bad.config' line 2" in error("tree:linux,config=bad.config", tmp)
+    img = os.path.join(tmp, "bzImage")
+    with open(img, "wb") as f:
+        f.write(b"\0" * 0x202 + b"HdrS" + b"\0" * 64)
+    assert kernelspec.parse(f"bzimage:{img}", tmp, VARIANTS)["sha256"]
+    assert "not an x86 bzImage" in error("bzimage:ok.config", tmp)
+    assert "no such file" in error("bzimage:nope", tmp) or "No such file" in error(
+        "bzimage:nope", tmp)
+
+
+def test_shell_for_build_kernel(tmp):
+    t = linux_like(tmp)
+    good = patch(tmp, "my patch.patch", "int B;", "int BB;")
+    out = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "lib", "kernelspec.py"), "shell",
+         f"patches:{good}@tree:linux@HEAD"], cwd=tmp, capture_output=True, text=True, check=True)
+    sh = subprocess.run(["bash", "-c", out.stdout + '\nprintf "%s|" "$k_kind" "$k_tree_path" '
+                         '"${k_patches[0]}" "${#k_patches[@]}" "$k_tree_commit"'],
+                        capture_output=True, text=True, check=True).stdout
+    assert sh == f"patches|{t}|{good}|1|{git(t, 'rev-parse', 'HEAD')}|", sh
+
+
+def test_default_matrix_cells(tmp):
+    t = linux_like(tmp)
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        exp = experiment.default_matrix("tree:linux@HEAD~", "tree:linux@HEAD")
+        nvme = experiment.select_devices(exp, ["nvme"])
+    finally:
+        os.chdir(cwd)
+    cells = experiment.cells(nvme)
+    assert [c["id"] for c in cells] == [
+        "seq.st20000nm007d.nvme.tree-linux-HEAD-", "seq.st20000nm007d.nvme.tree-linux-HEAD",
+        "rand.st20000nm007d.nvme.tree-linux-HEAD-", "rand.st20000nm007d.nvme.tree-linux-HEAD"]
+    cmd = experiment.guest_command(cells[0], 1)
+    assert cmd[cmd.index("--kernel") + 1] == f"tree:{t}@{git(t, 'rev-parse', 'HEAD~')}"
+
+
+def test_colliding_labels(tmp):
+    linux_like(tmp)
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        experiment.default_matrix("tree:linux@HEAD~", "tree:linux@HEAD^")
+    except SystemExit as e:
+        assert "both go by 'tree-linux-HEAD-'" in str(e), str(e)
+    else:
+        raise AssertionError("two kernels with one label were accepted")
+    finally:
+        os.chdir(cwd)
+
+
+def options(root, *probes):
+    lib = os.path.join(ROOT, "guest-tests", "initramfs", "lib", "options.sh")
+    return subprocess.run(["sh", "-c", f'. "{lib}"; options_root="$1"; shift; '
+                           'options_missing $(options_frontend "$@")', "sh", root, *probes],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def test_guest_option_probes(tmp):
+    for d in ("sys/bus/pci/drivers/virtio-pci", "sys/bus/virtio/drivers/virtio_blk"):
+        os.makedirs(os.path.join(tmp, d))
+    assert options(tmp, "virtio-blk") == ""
+    assert options(tmp, "nvme") == "CONFIG_BLK_DEV_NVME"
+    assert options(tmp, "scsi-hd") == "CONFIG_SCSI_VIRTIO CONFIG_BLK_DEV_SD"
+    # /proc/config.gz, when there, is what counts
+    os.makedirs(os.path.join(tmp, "proc"))
+    with gzip.open(os.path.join(tmp, "proc", "config.gz"), "wt") as f:
+        f.write("CONFIG_PCI=y\nCONFIG_VIRTIO_PCI=y\n# CONFIG_VIRTIO_BLK is not set\n")
+    assert options(tmp, "virtio-blk") == "CONFIG_VIRTIO_BLK"
+
+
+def test_compare_base_patched_sim_only(tmp):
+    out = os.path.join(tmp, "out")
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", "--base", "base",
+                        "--patched", "fops", "--devices", "nvme", "--sim-only", "--sim", SIM,
+                        "--runtime", "0.5", "--out", out], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    with open(os.path.join(out, "report.json")) as f:
+        doc = json.load(f)
+    assert sorted(c["id"] for c in doc["cells"]) == [
+        "rand.st20000nm007d.nvme.base", "rand.st20000nm007d.nvme.fops",
+        "seq.st20000nm007d.nvme.base", "seq.st20000nm007d.nvme.fops"]
+    assert doc["spec"]["pairs"] == [["base", "fops"]]
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "report", out],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+tap.run([(name[5:], fn) for name, fn in sorted(globals().items())
+         if name.startswith("test_")], with_tmpdir=True)
