@@ -65,7 +65,8 @@ def label(text):
     path, _, rev = main.partition("@")
     parts = [kind, os.path.basename(path.rstrip("/")) or "root"]
     if kind == "tree":
-        parts.append(rev or "HEAD")
+        # a full commit id (a run spec's) goes by its first 12 digits
+        parts.append(rev[:12] if re.fullmatch(r"[0-9a-f]{40}", rev) else rev or "HEAD")
     elif kind == "patches" and rev:
         parts.append("on-" + label(rev))
     return re.sub(r"[^A-Za-z0-9_+-]+", "-", "-".join(parts))
