@@ -608,7 +608,8 @@ static void hdd_cycle_arm(BDRVHddState *s, hwm_ns t)
     uint64_t gap = s->cycle_every_ns / 2 +
                    hwm_splitmix64(&s->cycle_rng) % s->cycle_every_ns;
 
-    timer_mod_ns(&s->cycle_timer, MIN(t + gap, HWM_TIME_MAX));
+    /* gap <= 3/4 HWM_TIME_MAX (hdd_parse_cut()): no overflow */
+    timer_mod_ns(&s->cycle_timer, MIN(t + (hwm_ns)gap, (hwm_ns)HWM_TIME_MAX));
 }
 
 /*
