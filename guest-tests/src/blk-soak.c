@@ -22,7 +22,7 @@
  * no loss, 1 with a loss, 2 for bad arguments, 3 for an unexpected error.
  *
  * usage: blk-soak --dev DEV [--jobs 4] [--slice 1M] [--stride SLICE]
- *                 [--offset 0] [--requests 100000] [--max-sectors 16]
+ *                 [--offset 0] [--requests 100000] [--max-sectors 8]
  *                 [--seed 1] */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -73,7 +73,7 @@ static const struct opt {
     { "--requests", K_U64, offsetof(struct opts, requests), 1, 1ULL << 40,
       "workload requests of all jobs together (default 100000)" },
     { "--max-sectors", K_U64, offsetof(struct opts, max_sectors), 1, 256,
-      "largest request in 512-byte sectors (default 16)" },
+      "largest request in 512-byte sectors (default 8)" },
     { "--seed", K_U64, offsetof(struct opts, seed), 0, UINT64_MAX,
       "seed of every job's choices, stamped into each sector (default 1)" },
 };
@@ -90,7 +90,7 @@ static void usage(void)
 static void parse_opts(struct opts *o, int argc, char **argv)
 {
     *o = (struct opts){ .jobs = 4, .slice_bytes = 1 << 20, .requests = 100000,
-                        .max_sectors = 16, .seed = 1 };
+                        .max_sectors = 8, .seed = 1 };
     for (int i = 1; i < argc; i += 2) {
         const struct opt *t = NULL;
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
