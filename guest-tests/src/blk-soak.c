@@ -369,12 +369,12 @@ static int dev_bytes(int fd, uint64_t *size, int *blk)
 int main(int argc, char **argv)
 {
     struct opts o;
-    struct job *jobs;
+    struct job *jobs = NULL;
     struct blk_dev bd;
     struct soak_counts t = { 0 };
     struct timespec t0, t1;
     uint64_t size = 0, last_end;
-    uint8_t *buf;
+    uint8_t *buf = NULL;
     int status = 0;
 
     parse_opts(&o, argc, argv);
@@ -383,10 +383,15 @@ int main(int argc, char **argv)
     buf = aligned_alloc(4096, CHECK_CHUNK_BYTES);
     if (!jobs || !buf) {
         fprintf(stderr, "blk-soak: out of memory\n");
-        return 3;
+        status = 3;
+        goto out;
     }
-    if (blk_dev_open(&bd, o.dev) != 0)
-        return 3;
+    for (uint64_t k = 0; k < o.jobs; k++)
+        jobs[k].fd = jobs[k].dfd = -1;
+    if (blk_dev_open(&bd, o.dev) != 0) {
+        status = 3;
+        goto out;
+    }
     g.limit = o.requests;
     g.max_sectors = o.max_sectors;
     for (uint64_t k = 0; k < o.jobs; k++) {
@@ -396,19 +401,22 @@ int main(int argc, char **argv)
         j->dfd = open(o.dev, O_RDWR | O_DIRECT | O_DSYNC);
         if (j->fd < 0 || j->dfd < 0 || dev_bytes(j->fd, &size, &j->blk) != 0) {
             fprintf(stderr, "blk-soak: %s: %s\n", o.dev, strerror(errno));
-            return 3;
+            status = 3;
+            goto out;
         }
         if (size < last_end) {
             fprintf(stderr, "blk-soak: %s has %" PRIu64 " bytes, the slices "
                     "need %" PRIu64 "\n", o.dev, size, last_end);
-            return 2;
+            status = 2;
+            goto out;
         }
         j->buf = aligned_alloc(4096, o.max_sectors * SOAK_SECTOR_BYTES);
         if (!j->buf || soak_slice_init(&j->s, o.seed, (uint32_t)k,
                                        o.offset_bytes + k * o.stride_bytes,
                                        o.slice_bytes / SOAK_SECTOR_BYTES) != 0) {
             fprintf(stderr, "blk-soak: out of memory\n");
-            return 3;
+            status = 3;
+            goto out;
         }
         prng_seed(&j->rng, o.seed * 0x9e3779b97f4a7c15ULL + k);
     }
@@ -473,5 +481,17 @@ int main(int argc, char **argv)
            (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec),
            status);
     report_end(stdout);
+out:
+    /* (a failure once the jobs run ends the process where it happens) */
+    for (uint64_t k = 0; jobs && k < o.jobs; k++) {
+        if (jobs[k].fd >= 0)
+            close(jobs[k].fd);
+        if (jobs[k].dfd >= 0)
+            close(jobs[k].dfd);
+        free(jobs[k].buf);
+        soak_slice_free(&jobs[k].s);
+    }
+    free(jobs);
+    free(buf);
     return status;
 }
