@@ -1,15 +1,18 @@
 /* Host unit tests for the guest programs' statistics, PRNG and argument
  * parsing, against hand-computed inputs. Prints TAP. */
 #define _GNU_SOURCE  /* fmemopen */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "pattern.h"
 #include "prng.h"
 #include "record.h"
+#include "soak.h"
 #include "report.h"
 #include "stats.h"
 
@@ -245,6 +248,75 @@ static void test_histogram(void)
     ok(!strcmp(buf, ",\"h\":[]"), "no samples: an empty histogram");
 }
 
+/* The soak checker (soak.h) on a slice of 8 sectors, with the "media"
+ * played by a buffer: what a cut may leave passes, a lost durable write,
+ * a foreign sector and a stale read fail. */
+static void test_soak(void)
+{
+    struct soak_slice s;
+    uint8_t disk[8 * SOAK_SECTOR_BYTES] = { 0 }, w[8 * SOAK_SECTOR_BYTES];
+    uint8_t durable[2 * SOAK_SECTOR_BYTES];
+    int quiet = dup(2);
+
+    ok(soak_slice_init(&s, 7, 1, 1 << 20, 8) == 0, "soak: slice allocated");
+    ok(soak_check(&s, 0, 8, disk, 0) == 0, "soak: a fresh slice reads zeros");
+    /* write 1 to sectors 0-1, flushed: durable */
+    soak_write_begin(&s, 0, 2, w);
+    memcpy(disk, w, 2 * SOAK_SECTOR_BYTES);
+    memcpy(durable, w, sizeof(durable));
+    soak_write_done(&s, 0, 2, 0);
+    ok(soak_check(&s, 0, 2, disk, 0) == 0, "soak: a read returns the acknowledged write");
+    soak_flush_done(&s);
+    /* write 2 to sectors 0-3, acknowledged, not flushed */
+    soak_write_begin(&s, 0, 4, w);
+    memcpy(disk, w, 4 * SOAK_SECTOR_BYTES);
+    soak_write_done(&s, 0, 4, 0);
+    fflush(stderr);
+    dup2(open("/dev/null", O_WRONLY), 2);  /* the loss lines */
+    ok(soak_check(&s, 0, 2, durable, 0) == 2,
+       "soak: a read of an older write than the last acknowledged fails");
+    /* a cut that lost write 2 on sectors 0-1: back to write 1, durable */
+    memcpy(disk, durable, sizeof(durable));
+    s.n.losses = 0;
+    ok(soak_check(&s, 0, 8, disk, 1) == 0 && s.n.volatile_lost == 2 &&
+       s.n.kept == 2 && s.n.at_risk == 4,
+       "soak: a cut may lose writes that were not durable");
+    soak_cut_checked(&s);
+    /* write 3 to sector 4, O_DSYNC: durable at once; then a cut that
+     * loses it (sector 4 back to zeros) is a loss */
+    soak_write_begin(&s, 4, 1, w);
+    soak_write_done(&s, 4, 1, 1);
+    ok(soak_check(&s, 4, 1, disk + 4 * SOAK_SECTOR_BYTES, 1) == 1 && s.n.losses == 1,
+       "soak: a lost durable write after a cut is a loss");
+    /* a flushed write lost the same way */
+    soak_write_begin(&s, 5, 1, w);
+    soak_write_done(&s, 5, 1, 0);
+    soak_flush_done(&s);
+    ok(soak_check(&s, 5, 1, disk + 5 * SOAK_SECTOR_BYTES, 1) == 1,
+       "soak: a lost flushed write after a cut is a loss");
+    /* another job's sector, or this job's sector at another place */
+    {
+        struct record_id id = { .run = 7, .seq = 1, .job = 2, .offset = (1 << 20) };
+        uint8_t x[SOAK_SECTOR_BYTES];
+        record_fill(x, sizeof(x), &id);
+        ok(soak_check(&s, 0, 1, x, 0) == 1, "soak: another job's write is a loss");
+        id.job = 1;
+        ok(soak_check(&s, 1, 1, x, 1) == 1, "soak: a write of another sector is a loss");
+    }
+    fflush(stderr);
+    dup2(quiet, 2);
+    close(quiet);
+    /* discarded: anything up to the last write, or zeros */
+    soak_write_begin(&s, 6, 2, w);
+    soak_write_done(&s, 6, 2, 0);
+    soak_flush_done(&s);
+    soak_discard(&s, 6, 2);
+    memset(disk + 6 * SOAK_SECTOR_BYTES, 0, 2 * SOAK_SECTOR_BYTES);
+    ok(soak_check(&s, 6, 2, disk + 6 * SOAK_SECTOR_BYTES, 0) == 0 &&
+       soak_check(&s, 6, 2, w, 1) == 0, "soak: a discarded sector may read zeros or its data");
+    soak_slice_free(&s);
+}
+
 int main(void)
 {
     test_percentiles();
@@ -253,6 +325,7 @@ int main(void)
     test_record();
     test_pattern();
     test_histogram();
+    test_soak();
     printf("1..%d\n", n_run);
     printf("# %d passed, %d failed\n", n_run - n_fail, n_fail);
     return n_fail ? 1 : 0;

@@ -771,10 +771,11 @@ def extra_options(cmd, args):
     return out
 
 
-def run_json(cmd, timeout, cwd=None, last_line=False, env=None):
+def run_json(cmd, timeout, cwd=None, last_line=False, env=None, ok_status=(0,)):
     """Run cmd; (its JSON stdout, or with last_line the JSON on its last
-    line, None) or (None, why).  On timeout the whole process group goes
-    (run-guest's builds and QEMU with it)."""
+    line, None) or (None, why).  An exit status outside ok_status is an
+    error.  On timeout the whole process group goes (run-guest's builds and
+    QEMU with it)."""
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              cwd=cwd, start_new_session=True, env=env)
@@ -787,7 +788,7 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None):
         p.communicate()
         return None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ..."
     out = out.decode("utf-8", "replace")
-    if p.returncode != 0:
+    if p.returncode not in ok_status:
         tail = "\n".join(err.decode("utf-8", "replace").strip().splitlines()[-6:])
         return None, f"exit {p.returncode}: {tail}"
     try:

@@ -58,8 +58,19 @@
 #define HDD_OPT_POLICY      "policy"
 #define HDD_OPT_CUT_NS      "power-cut-ns"
 #define HDD_OPT_CUT_REQUEST "power-cut-request"
+#define HDD_OPT_CUT_EVERY   "power-cut-every-ns"
+#define HDD_OPT_CUT_SEED    "power-cut-seed"
 
 #define HDD_DEFAULT_PROFILE "generic-7200"
+
+/*
+ * power-cut-every-ns: how long the drive stays off after the first command
+ * that found it off (virtual ns).  Long beyond a guest's reaction to an I/O
+ * error, so every cut is seen by the host before the power is back (a cut
+ * with nothing in flight would otherwise go unnoticed); the clock jumps
+ * over it when the guest idles, so it costs no host time.
+ */
+#define HDD_DOWN_NS 100000000
 
 /* Events fetched from the model per hwm_advance() call. */
 #define HDD_EVENT_BATCH 64
@@ -243,6 +254,7 @@ static const char *const hdd_state_names[] = {
     [HDD_FAST_FORWARD] = "fast-forward",
     [HDD_CUT] = "cut",
     [HDD_OFF] = "off",
+    [HDD_DOWN] = "down",
 };
 
 /* The states each state may go to (the diagram at HddState). */
@@ -251,8 +263,9 @@ static const unsigned hdd_next_states[] = {
                  1u << HDD_CUT | 1u << HDD_OFF,
     [HDD_DELIVERING] = 1u << HDD_IDLE | 1u << HDD_CUT,
     [HDD_FAST_FORWARD] = 1u << HDD_IDLE | 1u << HDD_CUT,
-    [HDD_CUT] = 1u << HDD_IDLE | 1u << HDD_OFF,
+    [HDD_CUT] = 1u << HDD_IDLE | 1u << HDD_OFF | 1u << HDD_DOWN,
     [HDD_OFF] = 0,
+    [HDD_DOWN] = 1u << HDD_IDLE | 1u << HDD_CUT | 1u << HDD_OFF,
 };
 
 static void hdd_set_state(BDRVHddState *s, HddState to)
@@ -463,6 +476,10 @@ bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
         error_setg(errp, "node '%s' has lost power for good (%s)", node,
                    HDD_OPT_CUT_NS "/" HDD_OPT_CUT_REQUEST);
         return false;
+    case HDD_DOWN:
+        error_setg(errp, "node '%s' is off until it powers on again (%s)",
+                   node, HDD_OPT_CUT_EVERY);
+        return false;
     }
     hdd_set_state(s, HDD_CUT);
     hdd_cut(s, hdd_now(s), HDD_IDLE, rep);
@@ -567,7 +584,7 @@ static void GRAPH_RDLOCK hdd_lose_power(BDRVHddState *s, hwm_ns at)
         cpu_stop_current();
     }
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_ERROR);
-    if (was != HDD_IDLE) {
+    if (was != HDD_IDLE && was != HDD_DOWN) {
         return;
     }
     if (qemu_in_coroutine()) {
@@ -583,6 +600,61 @@ static void hdd_cut_timer_cb(void *opaque)
     GRAPH_RDLOCK_GUARD_MAINLOOP();
 
     hdd_lose_power(s, s->cut_at_ns);
+}
+
+/* power-cut-every-ns: the next cut, a seeded gap in [N/2, 3N/2) after t. */
+static void hdd_cycle_arm(BDRVHddState *s, hwm_ns t)
+{
+    uint64_t gap = s->cycle_every_ns / 2 +
+                   hwm_splitmix64(&s->cycle_rng) % s->cycle_every_ns;
+
+    /* gap <= 3/4 HWM_TIME_MAX (hdd_parse_cut()): no overflow */
+    timer_mod_ns(&s->cycle_timer, MIN(t + (hwm_ns)gap, (hwm_ns)HWM_TIME_MAX));
+}
+
+/*
+ * power-cut-every-ns: the power fails (IDLE -> DOWN) and comes back
+ * (DOWN -> IDLE, the model in power-on state) on one timer.  A cut is the
+ * QMP one; then every command fails until HDD_DOWN_NS after the first that
+ * failed (the cut's own, if it found any in flight).  One stderr line per
+ * cut tells scripts what it took.
+ */
+static void hdd_cycle_timer_cb(void *opaque)
+{
+    BDRVHddState *s = opaque;
+    HddCutReport rep;
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
+
+    switch (s->state) {
+    case HDD_IDLE:
+        hdd_set_state(s, HDD_CUT);
+        hdd_cut(s, hdd_now(s), HDD_DOWN, &rep);
+        s->cycles++;
+        fprintf(stderr, "hddmodel-power-cycle node=%s n=%" PRIu64
+                " clock_ns=%" PRId64 " lost_bytes=%" PRIu64 " lost_extents=%u"
+                " dropped_requests=%" PRIu64 "\n", bdrv_get_node_name(s->bs),
+                s->cycles, s->now, rep.lost_bytes, rep.lost->len,
+                rep.dropped);
+        g_array_unref(rep.lost);
+        s->cycle_on_ns = rep.dropped ? s->now + HDD_DOWN_NS : HWM_NEVER;
+        if (s->cycle_on_ns != HWM_NEVER) {
+            timer_mod_ns(&s->cycle_timer, s->cycle_on_ns);
+        }
+        break;
+    case HDD_DOWN:
+        hdd_set_state(s, HDD_IDLE);
+        hdd_cycle_arm(s, hdd_now(s));
+        hdd_schedule(s);
+        break;
+    case HDD_DELIVERING:
+    case HDD_FAST_FORWARD:
+        /* not from the main loop's timers; if it ever is: right after */
+        timer_mod_ns(&s->cycle_timer, s->now + 1);
+        break;
+    case HDD_CUT:
+    case HDD_OFF:
+        break;
+    }
 }
 
 /*
@@ -639,6 +711,14 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
     if (s->state == HDD_CUT || s->state == HDD_OFF) {
         /* the power has failed: counted while the cut runs (hdd_cut()) */
         s->cut_dropped++;
+        return -EIO;
+    }
+    if (s->state == HDD_DOWN) {
+        /* the first command to find the drive off starts its way back */
+        if (s->cycle_on_ns == HWM_NEVER) {
+            s->cycle_on_ns = hdd_now(s) + HDD_DOWN_NS;
+            timer_mod_ns(&s->cycle_timer, s->cycle_on_ns);
+        }
         return -EIO;
     }
     if (!bytes && op != HWM_OP_FLUSH) {
@@ -828,6 +908,23 @@ static bool hdd_parse_cut(BDRVHddState *s, const BlockdevOptionsHddModel *o,
         s->cut_at_ns = o->power_cut_ns;
         timer_mod_ns(&s->cut_timer, s->cut_at_ns);
     }
+    if (o->has_power_cut_seed && !o->has_power_cut_every_ns) {
+        error_setg(errp, "hddmodel: " HDD_OPT_CUT_SEED " does nothing without "
+                   HDD_OPT_CUT_EVERY);
+        return false;
+    }
+    if (o->has_power_cut_every_ns) {
+        if (o->power_cut_every_ns < 2 ||
+            o->power_cut_every_ns > HWM_TIME_MAX / 2) {
+            error_setg(errp, "hddmodel: " HDD_OPT_CUT_EVERY " %" PRIu64
+                       " is out of range: 2 to %" PRId64, o->power_cut_every_ns,
+                       (hwm_ns)HWM_TIME_MAX / 2);
+            return false;
+        }
+        s->cycle_every_ns = o->power_cut_every_ns;
+        s->cycle_rng = o->has_power_cut_seed ? o->power_cut_seed : 1;
+        hdd_cycle_arm(s, 0);
+    }
     return true;
 }
 
@@ -851,6 +948,7 @@ static void hdd_free(BDRVHddState *s)
 {
     timer_del(&s->timer);
     timer_del(&s->cut_timer);
+    timer_del(&s->cycle_timer);
     g_clear_pointer(&s->ff_bh, qemu_bh_delete);
     g_clear_pointer(&s->cut_bh, qemu_bh_delete);
     if (s->trace) {
@@ -886,6 +984,7 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     s->map = hdd_map_new();
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
     timer_init_ns(&s->cut_timer, QEMU_CLOCK_VIRTUAL, hdd_cut_timer_cb, s);
+    timer_init_ns(&s->cycle_timer, QEMU_CLOCK_VIRTUAL, hdd_cycle_timer_cb, s);
     s->ff_bh = aio_bh_new(bdrv_get_aio_context(bs), hdd_fast_forward_bh, s);
     s->cut_bh = aio_bh_new(qemu_get_aio_context(), hdd_cut_bh, s);
 

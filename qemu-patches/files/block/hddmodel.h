@@ -62,11 +62,15 @@ typedef struct HddReq {
  *                                  drain): the model runs on its own
  *                                  until no request is left
  *   IDLE -> CUT -> IDLE            hddmodel-power-cut: power comes back
+ *   IDLE -> CUT -> DOWN -> IDLE    power-cut-every-ns: power comes back
+ *                                  HDD_DOWN_NS after the first command
+ *                                  that found the drive off
  *   IDLE, DELIVERING,              a scheduled power loss: the cut runs
  *   FAST_FORWARD -> CUT -> OFF     at once, from a BH (in a request's
  *                                  coroutine) or when the delivery under
  *                                  way ends
- *   IDLE -> OFF                    close: a clean shutdown
+ *   IDLE, DOWN -> OFF              close: a clean shutdown
+ *   DOWN -> CUT -> OFF             a scheduled power loss while down
  *
  * Only the main loop delivers, so no delivery starts inside another: the
  * timer and the BHs start one from IDLE only, and a BH run by the nested
@@ -78,6 +82,7 @@ typedef enum HddState {
     HDD_FAST_FORWARD,
     HDD_CUT,                    /* power lost; the cut pending or running */
     HDD_OFF,                    /* no power: every request fails */
+    HDD_DOWN,                   /* no power for now: every request fails */
 } HddState;
 
 typedef struct BDRVHddState {
@@ -103,6 +108,13 @@ typedef struct BDRVHddState {
     uint64_t cut_at_request;    /* power loss at this arrival, 0: none */
     uint64_t arrivals;          /* timed requests seen */
     uint64_t cut_dropped;       /* requests the cut under way failed */
+    /* power-cut-every-ns: cuts the power comes back from */
+    QEMUTimer cycle_timer;      /* QEMU_CLOCK_VIRTUAL: next cut, power on */
+    uint64_t cycle_every_ns;    /* mean gap between cuts, 0: none */
+    uint64_t cycle_rng;         /* splitmix64 state, from power-cut-seed */
+    hwm_ns cycle_on_ns;         /* DOWN: power back then, HWM_NEVER: when
+                                 * the first command finds the drive off */
+    uint64_t cycles;            /* such cuts so far */
 } BDRVHddState;
 
 /* What a power cut destroyed. */

@@ -39,6 +39,12 @@ static const struct {
     /* HWM_TIME_MAX + 1: a cut the model could not be run to */
     { "power-cut-ns=4611686018427387904",
       { "power-cut-ns 4611686018427387904 is too large" } },
+    { "power-cut-every-ns=1", { "power-cut-every-ns 1 is out of range" } },
+    { "power-cut-every-ns=2305843009213693952",
+      { "power-cut-every-ns 2305843009213693952 is out of range" } },
+    { "power-cut-every-ns=x", { "power-cut-every-ns" } },
+    { "power-cut-seed=5",
+      { "power-cut-seed does nothing without power-cut-every-ns" } },
     { "profile=nosuch", { "profile 'nosuch'", "nosuch.profile" } },
     { "profile-dir=/nonexistent", { "/nonexistent/" } },
     { "bogus=1", { "bogus" } },

@@ -1,7 +1,8 @@
 /*
  * qtest: power cuts of an hddmodel drive, through virtio-blk.  The QMP
  * cut (power comes back at once) and the scheduled ones (power-cut-ns,
- * power-cut-request: QEMU shuts down), with requests in flight, in the
+ * power-cut-request: QEMU shuts down; power-cut-every-ns: again and
+ * again, and it comes back), with requests in flight, in the
  * host queue, held back by the block layer, arriving while the driver
  * delivers events or runs the model forward on its own; and the clean
  * shutdown that loses nothing.  Afterwards the image holds exactly what
@@ -142,6 +143,79 @@ static void test_cut_at_request(void)
 static void test_cut_at_time(void)
 {
     scheduled_cut(false);
+}
+
+/*
+ * power-cut-every-ns: the power fails at seeded times and comes back.  A
+ * cut drops the cached write, never the flushed one; every request fails
+ * until 100 ms after the first that found the drive off; then the drive
+ * serves what its media holds, and the next cut comes.
+ */
+static uint8_t cycle_try(Rig *r, uint32_t type, uint64_t sector, void *data,
+                         int64_t *t1)
+{
+    VblkReq q;
+
+    vblk_prepare(r, &q, type, sector, NULL, data ? 4096 : 0);
+    vblk_kick(r, &q, NULL);
+    vblk_wait(r, &q, 1, true);
+    vblk_finish(r, &q, q.status == VIRTIO_BLK_S_OK ? data : NULL);
+    *t1 = q.t1;
+    return q.status;
+}
+
+static void test_cut_every(void)
+{
+    g_autofree char *img = make_image();
+    /* gaps of 1 to 3 s: the first cut, drawn as the driver draws it */
+    Rig *r = rig_start_opts(img, true, "power-cut-every-ns=2000000000,"
+                            "power-cut-seed=7,");
+    uint64_t rng = 7;
+    int64_t t_cut = 1000000000 + (int64_t)(hwm_splitmix64(&rng) % 2000000000);
+    uint8_t a[4096], b[4096], z[4096] = { 0 }, got[4096];
+    int64_t t_fail, t;
+
+    fill(a, sizeof(a), 31);
+    fill(b, sizeof(b), 32);
+    vblk_setup(r);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 2000, a, sizeof(a), &t);
+    vblk_io(r, VIRTIO_BLK_T_FLUSH, 0, NULL, 0, &t);
+    /* b cached 1 ms before the cut (idle write-back waits 100 ms) */
+    step(r, t_cut - 1000000 - now(r));
+    vblk_io(r, VIRTIO_BLK_T_OUT, 3000, b, sizeof(b), &t);
+    step(r, t_cut - 1 - now(r));
+    g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 0);
+    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, sizeof(b));
+    step(r, 1);
+    g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 1);
+    g_assert_cmpuint(node_stat(r, "d0", "lost-bytes"), ==, sizeof(b));
+    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 0);
+
+    /* the cut found nothing in flight: the first request fails ... */
+    step(r, 5000000);
+    g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_IN, 3000, got, &t_fail), ==,
+                    VIRTIO_BLK_S_IOERR);
+    /* ... and every one for 100 ms after it */
+    step(r, t_fail + 100000000 - 1 - now(r));
+    g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_FLUSH, 0, NULL, &t), ==,
+                    VIRTIO_BLK_S_IOERR);
+    step(r, 1);
+    /* back in power-on state: what the media holds */
+    g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_IN, 3000, got, &t), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpmem(got, sizeof(got), z, sizeof(z));
+    g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_IN, 2000, got, &t), ==,
+                    VIRTIO_BLK_S_OK);
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+
+    /* the next cut, at most 3 s on */
+    step(r, 3000000000LL);
+    g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 2);
+    g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_IN, 2000, got, &t), ==,
+                    VIRTIO_BLK_S_IOERR);
+    step(r, 100000000);
+    rig_end(r);
+    unlink(img);
 }
 
 /*
@@ -341,6 +415,7 @@ int main(int argc, char **argv)
                        test_clean_shutdown);
         qtest_add_func("/hddmodel/power-cut/at-request", test_cut_at_request);
         qtest_add_func("/hddmodel/power-cut/at-time", test_cut_at_time);
+        qtest_add_func("/hddmodel/power-cut/every", test_cut_every);
         qtest_add_func("/hddmodel/power-cut/in-delivery",
                        test_cut_in_delivery);
         qtest_add_func("/hddmodel/power-cut/in-fast-forward",

@@ -1,0 +1,155 @@
+"""The power-cut soak: one guest runs blk-soak (guest-tests/src/blk-soak.c)
+on the raw test device of an hddmodel drive that cuts its power again and
+again at seeded virtual times and recovers (the driver's
+power-cut-every-ns), and checks every sector it reads against what it was
+told was durable.
+
+Deterministic: the drive's seed fixes the cut times on the virtual clock,
+the guest's seed every job's requests, and icount the rest, so the same
+arguments give the same counts.  The record says whether nothing was
+lost, and cross-checks the guest's count of cuts with the drive's.
+"""
+import json
+import os
+import shlex
+import time
+
+import experiment
+
+REPORT_VERSION = 1
+FRONTEND = "virtio-blk"
+# Where a cut may fall with no guest request to notice it: after the
+# guest's last request and before QEMU stops (the guest's count is then
+# one short of the drive's).
+UNSEEN_CUTS_MAX = 1
+
+
+def check_args(a):
+    """What the guest would refuse, refused before anything is built."""
+    experiment.check_variant(a.kernel, "soak: --kernel", experiment.variants())
+    experiment.check_profile(a.profile, "soak: --profile", os.getcwd())
+    if a.slice_kib % 4:
+        raise SystemExit(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
+    if a.stride_mib << 10 < a.slice_kib:
+        raise SystemExit(f"platter: soak: --stride-mib {a.stride_mib} is less than "
+                         f"--slice-kib {a.slice_kib}: the slices would overlap")
+    end = ((a.jobs - 1) * a.stride_mib << 20) + (a.slice_kib << 10)
+    if end > experiment.IMAGE_BYTES:
+        raise SystemExit(f"platter: soak: the slices end at byte {end}, past the "
+                         f"{experiment.IMAGE_BYTES >> 30} GiB image")
+
+
+def drive(a):
+    return (experiment.drive_opts(a.profile, False) +
+            f",discard=unmap,power-cut-every-ns={a.cut_every_ms * 1000000}"
+            f",power-cut-seed={a.seed}")
+
+
+def guest_args(a):
+    return ["--jobs", str(a.jobs), "--slice", f"{a.slice_kib}K",
+            "--stride", f"{a.stride_mib}M",
+            "--requests", str(a.requests), "--max-sectors", str(a.max_sectors),
+            "--seed", str(a.seed)]
+
+
+def command(a):
+    """The run-guest command, run in a directory holding disk.img."""
+    return experiment.run_guest_prefix(a.kernel, {"frontend": FRONTEND}, drive(a)) + [
+        "--timeout", str(a.timeout), "soak", "--", *guest_args(a)]
+
+
+def rerun(a):
+    """The platter command that repeats this soak."""
+    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--profile", a.profile,
+             "--requests", str(a.requests), "--cut-every-ms", str(a.cut_every_ms),
+             "--jobs", str(a.jobs), "--slice-kib", str(a.slice_kib),
+             "--stride-mib", str(a.stride_mib),
+             "--max-sectors", str(a.max_sectors), "--seed", str(a.seed),
+             "--expect", a.expect]
+    return shlex.join(words)
+
+
+def judge(a, g):
+    """What went wrong, [] if the run shows what it should."""
+    why = []
+    cycles = g.get("power_cycles", {"cuts": 0})
+    unseen = cycles["cuts"] - g["cuts"]
+    if not 0 <= unseen <= UNSEEN_CUTS_MAX:
+        why.append(f"the guest saw {g['cuts']} cuts, the drive made {cycles['cuts']}")
+    if a.expect == "loss":
+        if not g["losses"]:
+            why.append("expected a loss (a broken kernel), the checker found none")
+        return why
+    if g["losses"]:
+        why.append(f"{g['losses']} sectors failed their check")
+    if g["status"] != 0:
+        why.append(f"the guest's status is {g['status']}")
+    if g["requests"] + g["failed"] < a.requests:
+        why.append(f"{g['requests'] + g['failed']} requests of {a.requests}")
+    if a.min_cuts and g["cuts"] < a.min_cuts:
+        why.append(f"{g['cuts']} cuts, fewer than --min-cuts {a.min_cuts}")
+    return why
+
+
+def run(a, workdir):
+    """Run the soak in workdir; its record."""
+    cmd = command(a)
+    rec = {"version": REPORT_VERSION, "rerun": rerun(a), "command": shlex.join(cmd),
+           "expect": a.expect}
+    with open(os.path.join(workdir, "disk.img"), "wb") as img:
+        img.truncate(experiment.IMAGE_BYTES)
+    t0 = time.monotonic()
+    # status 1: the guest found a loss; the result is still its JSON
+    g, err = experiment.run_json(cmd, a.timeout + 60, workdir, ok_status=(0, 1))
+    rec["host_s"] = round(time.monotonic() - t0, 1)
+    if err:
+        rec.update(passed=False, why=[f"the guest run failed: {err}"])
+        return rec
+    rec["guest"] = g
+    rec["why"] = judge(a, g)
+    rec["passed"] = not rec["why"]
+    return rec
+
+
+def markdown(rec):
+    g = rec.get("guest")
+    lines = ["# Power-cut soak", "", f"`{rec['rerun']}`", "",
+             f"Verdict: **{'PASS' if rec['passed'] else 'FAIL'}** (expected: {rec['expect']})"
+             + "".join(f"; {w}" for w in rec["why"]), ""]
+    if g:
+        cyc = g.get("power_cycles", {})
+        lines += ["| requests | failed by cuts | check reads | cuts (guest / drive) | "
+                  "sectors checked (reads / after cuts) | at risk | kept | "
+                  "volatile lost | losses |",
+                  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+                  f"| {g['requests']} | {g['failed']} | {g['check_reads']} | "
+                  f"{g['cuts']} / {cyc.get('cuts', 0)} | {g['read_sectors_checked']} / "
+                  f"{g['cut_sectors_checked']} | {g['at_risk_sectors']} | "
+                  f"{g['kept_sectors']} | {g['volatile_lost_sectors']} | {g['losses']} |", "",
+                  f"Workload: {g['reads']} reads, {g['writes']} writes "
+                  f"({g['dsync_writes']} O_DSYNC), {g['flushes']} flushes, "
+                  f"{g['discards']} discards; {g['jobs']} jobs, slices of "
+                  f"{g['slice_bytes']} bytes {g['stride_bytes']} apart.  The drive "
+                  f"lost {cyc.get('lost_bytes', 0)} bytes of its volatile cache in "
+                  f"{cyc.get('lost_extents', 0)} extents and failed "
+                  f"{cyc.get('dropped_requests', 0)} requests in flight at its cuts.  "
+                  f"Host time {rec['host_s']} s.", "",
+                  f"Kernel: {g.get('kernel', '?')}", "",
+                  "*at risk*: sectors checked after a cut that had a write newer than "
+                  "the last durable one; *kept*: of those, holding the newest; "
+                  "*volatile lost*: holding an older one, no older than the durable one "
+                  "(what the drive's cache may lose); *losses*: sectors that failed a "
+                  "check (older than durable, foreign or damaged, or a read that did not "
+                  "return the last acknowledged write).", ""]
+    lines += ["run-guest command (in a directory holding a fresh sparse disk.img):", "",
+              f"    {rec['command']}", ""]
+    return "\n".join(lines)
+
+
+def write_record(out, rec):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "report.json"), "w") as f:
+        json.dump(rec, f, indent=1, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(markdown(rec))
