@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import signal
+import stat
 import subprocess
 import time
 
@@ -59,13 +60,25 @@ SIM_DEFAULT = {"dsync": "dsync"}
 bad = cli.bad
 
 
+# an experiment, a campaign or a report; far above any real one, but a
+# bound: json.load reads the whole file
+JSON_MAX_BYTES = 64 << 20
+
+
 def read_json(path, what):
-    """A JSON document from a regular file, or one clear error line."""
-    if os.path.isdir(path):
-        bad(path, f"is a directory, not {what} (a JSON file)")
+    """A JSON document from a regular file, or one clear error line.  A
+    FIFO or a device is refused before it is opened (opening a FIFO blocks
+    until a writer comes, /dev/zero never ends)."""
     try:
-        with open(path) as f:
-            return json.load(f)
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            bad(path, f"is a directory, not {what} (a JSON file)")
+        if not stat.S_ISREG(st.st_mode):
+            bad(path, f"not a regular file, not {what} (a JSON file)")
+        if st.st_size > JSON_MAX_BYTES:
+            bad(path, f"{st.st_size} bytes: too large for {what}, at most {JSON_MAX_BYTES}")
+        with open(path, "rb") as f:
+            return json.loads(f.read(JSON_MAX_BYTES + 1).decode("utf-8"))
     except OSError as e:
         bad(path, f"cannot read: {e.strerror}")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:

@@ -20,6 +20,7 @@ Tokens in the command:
                         (0.1 s cells) with these top-level keys replaced
   @REPORTRAW:TEXT@      a directory whose report.json holds TEXT
   @PART:K/N[:RUNTIME]@  a sim-only seed-fops report of shard K/N
+  @FIFO@                a FIFO no one writes to (opening it to read blocks)
 
 Nothing here may build or boot anything: the environment points
 PLATTER_CACHE where nothing can be created and PLATTER_QEMU at no binary,
@@ -113,6 +114,10 @@ class Fixtures:
                 return self.report(arg)
             if kind == "PART":
                 return self.part(arg)
+            if kind == "FIFO":
+                path = os.path.join(self.fresh(), "fifo.json")
+                os.mkfifo(path)
+                return path
             raise ValueError(f"unknown token @{kind}@")
         return TOKEN.sub(one, word)
 
