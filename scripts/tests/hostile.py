@@ -21,6 +21,10 @@ Tokens in the command:
   @REPORTRAW:TEXT@      a directory whose report.json holds TEXT
   @PART:K/N[:RUNTIME]@  a sim-only seed-fops report of shard K/N
   @FIFO@                a FIFO no one writes to (opening it to read blocks)
+  @FAKESIM:KIND@        an executable standing in for platter-sim: KIND
+                        binary (prints bytes that are not UTF-8), fieldless
+                        (a JSON report without its figures), listjson
+                        (--dump-profile as usual, a JSON list otherwise)
 
 Nothing here may build or boot anything: the environment points
 PLATTER_CACHE where nothing can be created and PLATTER_QEMU at no binary,
@@ -44,6 +48,12 @@ TABLE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(
     os.path.abspath(__file__)), "hostile.tsv")
 ENV = dict(os.environ, PLATTER_CACHE="/proc/platter-hostile-no-cache",
            PLATTER_QEMU="/nonexistent/qemu-system-x86_64", LC_ALL="C")
+FAKESIM = {
+    "binary": r"printf '\377\376 not text'",
+    "fieldless": """echo '{"version": 1}'""",
+    "listjson": """case "$*" in *--dump-profile*) echo 'capacity_bytes = 4096  # [given]' ;;
+*) echo '[1]' ;; esac""",
+}
 TOKEN = re.compile(r"@([A-Z]+)(?::(.*?))?@(?=\s|$|/)")
 
 
@@ -114,6 +124,12 @@ class Fixtures:
                 return self.report(arg)
             if kind == "PART":
                 return self.part(arg)
+            if kind == "FAKESIM":
+                path = os.path.join(self.fresh(), "fake-sim")
+                with open(path, "w") as f:
+                    f.write("#!/bin/sh\n" + FAKESIM[arg] + "\n")
+                os.chmod(path, 0o755)
+                return path
             if kind == "FIFO":
                 path = os.path.join(self.fresh(), "fifo.json")
                 os.mkfifo(path)
