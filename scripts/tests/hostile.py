@@ -3,7 +3,8 @@
 usage: hostile.py PLATTER_SIM [TABLE]
 
 Each row: expected exit status, a fragment the last line of stderr must
-hold, what stdout must hold ('-': nothing), and the command, run from the
+hold, what stdout must hold ('-': nothing; 'DEVFULL': stdout is /dev/full,
+where every write fails), and the command, run from the
 repository root (shell words, no shell).  A failing row (status not 0) must
 print exactly one line on stderr, unless its fragment starts with '...'
 (then it is the last of several: a child's own stderr passed through).  No
@@ -152,8 +153,12 @@ def rows():
 
 def check(fix, status, err_frag, out_frag, command):
     argv = [fix.expand(w) for w in shlex.split(command)]
-    p = subprocess.run(argv, cwd=ROOT, env=ENV, capture_output=True, text=True,
-                       stdin=subprocess.DEVNULL, timeout=60)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run(argv, cwd=ROOT, env=ENV, text=True,
+                           stdout=full if out_frag == "DEVFULL" else subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60)
+    if out_frag == "DEVFULL":
+        p.stdout, out_frag = "", "-"
     what = f"exit {p.returncode}, stdout {p.stdout[-300:]!r}, stderr {p.stderr[-600:]!r}"
     assert "Traceback" not in p.stderr, what
     assert p.returncode == status, f"want exit {status}; {what}"
