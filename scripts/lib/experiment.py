@@ -83,6 +83,8 @@ def read_json(path, what):
         bad(path, f"cannot read: {e.strerror}")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         bad(path, f"not valid JSON: {e}")
+    except RecursionError:
+        bad(path, "not valid JSON for platter: nested too deeply")
 
 
 def load_spec(directory, name_or_path, what):

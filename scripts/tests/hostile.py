@@ -22,6 +22,9 @@ Tokens in the command:
   @REPORTRAW:TEXT@      a directory whose report.json holds TEXT
   @PART:K/N[:RUNTIME]@  a sim-only seed-fops report of shard K/N
   @FIFO@                a FIFO no one writes to (opening it to read blocks)
+  @DEEP@                a JSON file of 100000 nested lists (Python's parser
+                        recurses); @DEEPREPORT@ a directory with it as
+                        report.json
   @FAKESIM:KIND@        an executable standing in for platter-sim: KIND
                         binary (prints bytes that are not UTF-8), fieldless
                         (a JSON report without its figures), listjson
@@ -131,6 +134,9 @@ class Fixtures:
                     f.write("#!/bin/sh\n" + FAKESIM[arg] + "\n")
                 os.chmod(path, 0o755)
                 return path
+            if kind in ("DEEP", "DEEPREPORT"):
+                text = "[" * 100000 + "]" * 100000
+                return self.text_file(text) if kind == "DEEP" else self.report(text)
             if kind == "FIFO":
                 path = os.path.join(self.fresh(), "fifo.json")
                 os.mkfifo(path)
