@@ -721,6 +721,12 @@ int main(int argc, char **argv)
         const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
         set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
         rc = run(&o, &err);
+        /* a report cut short (a full disk, a closed pipe) is not a result */
+        if (!err && (fflush(stdout) != 0 || ferror(stdout))) {
+            g_set_error(&err, HWM_ERROR, HWM_ERROR_INVALID,
+                        "cannot write the output to stdout: %s",
+                        g_strerror(errno ? errno : EIO));
+        }
     }
     if (err) {
         fprintf(stderr, "platter-sim: %s\n", err->message);

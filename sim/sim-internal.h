@@ -46,11 +46,10 @@ struct Sim {
     GQueue host_q;                /* HostReq, FIFO */
     uint32_t outstanding;         /* commands at the device */
     /* the device's tag of a command is its number in the order the device
-     * got them; these are at the device or done but not yet recorded */
-    GHashTable *at_device;        /* &HostReq.seq -> HostReq */
+     * got them */
+    GHashTable *at_device;        /* &HostReq.seq -> HostReq, not completed */
     uint64_t submitted;           /* commands the device got */
-    uint64_t recorded;            /* commands before this one are recorded
-                                     (--trace-out) or were dropped */
+    HwmTraceOrder *order;         /* --trace-out's line order, or NULL */
     hwm_ns last_event;            /* the latest event the host was given */
 };
 

@@ -383,16 +383,7 @@ void trace_write_header(FILE *f, const HwmTraceDevice *dev)
     put(f, s);
 }
 
-void trace_write_completion(FILE *f, const HwmEvent *e)
+void trace_write_text(FILE *f, const GString *s)
 {
-    GString *s = g_string_sized_new(96);
-    hwm_trace_append_request(s, e);
-    put(f, s);
-}
-
-void trace_write_power_cut(FILE *f, hwm_ns at, uint64_t lost_bytes)
-{
-    GString *s = g_string_new(NULL);
-    hwm_trace_append_power_cut(s, at, lost_bytes);
-    put(f, s);
+    fwrite(s->str, 1, s->len, f);
 }

@@ -68,9 +68,9 @@ char *trace_device_mismatch(const TraceHeader *hdr, const char *src,
 bool trace_check_verifiable(const GArray *reqs, const char *source,
                             GError **errp);
 
-/* Write the same format: a header, then one line per completed request. */
+/* Write the same format: a header, then the lines hw-model's
+ * HwmTraceOrder gives (requests, power cuts). */
 void trace_write_header(FILE *f, const HwmTraceDevice *dev);
-void trace_write_completion(FILE *f, const HwmEvent *e);
-void trace_write_power_cut(FILE *f, hwm_ns at, uint64_t lost_bytes);
+void trace_write_text(FILE *f, const GString *s);
 
 #endif

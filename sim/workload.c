@@ -62,8 +62,6 @@ typedef struct {
     uint32_t line;
     hwm_ns queued;            /* when the host queued it */
     uint64_t seq;             /* at the device: its tag there */
-    bool completed;
-    HwmEvent done;            /* its completion, until recorded */
 } HostReq;
 
 bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
@@ -74,6 +72,9 @@ bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
         g_autofree HostReq *h = g_queue_pop_head(&s->host_q);
         HwmRequest cmd = h->req;
         cmd.tag = h->seq = s->submitted;
+        if (s->order) {
+            g_assert(hwm_trace_order_submitted(s->order) == h->seq);
+        }
         if (!hwm_submit(s->dev, t, &cmd, errp)) {
             if (h->line > 0) {
                 g_prefix_error(errp, "%s:%u: ", s->p->trace_name, h->line);
@@ -92,28 +93,6 @@ bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
         g_hash_table_insert(s->at_device, &held->seq, held);
     }
     return true;
-}
-
-/*
- * --trace-out lists commands in the order the device got them, not the
- * order they completed: a replay submits the lines of one instant in file
- * order, and commands of one instant need not commute (overlapping writes,
- * a FUA write and a write it overlaps).  Records what is done up to the
- * first command still at the device; `cut`: the device dropped what it
- * holds, record the rest.
- */
-static void record_in_order(Sim *s, bool cut)
-{
-    for (; s->recorded < s->submitted; s->recorded++) {
-        HostReq *h = g_hash_table_lookup(s->at_device, &s->recorded);
-        if (h && !h->completed && !cut) {
-            break;
-        }
-        if (h && h->completed && s->p->trace_out) {
-            trace_write_completion(s->p->trace_out, &h->done);
-        }
-        g_hash_table_remove(s->at_device, &s->recorded);
-    }
 }
 
 void sim_enqueue(Sim *s, hwm_ns queued, const HwmRequest *req, uint32_t line)
@@ -203,12 +182,15 @@ bool sim_deliver(Sim *s, hwm_ns t, GError **errp)
             }
             if (ev[i].kind == HWM_EV_COMPLETE) {
                 HostReq *h = g_hash_table_lookup(s->at_device, &ev[i].tag);
+                if (s->order) {
+                    g_autoptr(GString) line = g_string_new(NULL);
+                    hwm_trace_order_completed(s->order, h->seq, &ev[i], line);
+                    trace_write_text(s->p->trace_out, line);
+                }
                 ev[i].tag = h->req.tag;
-                h->completed = true;
-                h->done = ev[i];
+                g_hash_table_remove(s->at_device, &h->seq);
                 account(s, &ev[i]);
                 ok = ok && w->completed(s, &ev[i], errp);
-                record_in_order(s, false);
             }
         }
     } while (ok && n == G_N_ELEMENTS(ev));
@@ -225,9 +207,11 @@ void sim_power_cut(Sim *s, hwm_ns at)
     }
     s->r->lost_bytes += bytes;
     s->r->power_cuts++;
-    record_in_order(s, true);
-    if (s->p->trace_out) {
-        trace_write_power_cut(s->p->trace_out, at, bytes);
+    g_hash_table_remove_all(s->at_device);
+    if (s->order) {
+        g_autoptr(GString) lines = g_string_new(NULL);
+        hwm_trace_order_power_cut(s->order, at, bytes, lines);
+        trace_write_text(s->p->trace_out, lines);
     }
     /* everything queued or in flight is gone, as in the driver */
     g_queue_clear_full(&s->host_q, g_free);
@@ -248,6 +232,7 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     g_queue_init(&s.host_q);
     s.at_device = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                         g_free);
+    s.order = p->trace_out ? hwm_trace_order_new() : NULL;
     bool ok = w->init(&s, errp);
     while (ok) {
         uint64_t which = 0;
@@ -266,14 +251,8 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     }
     /* the device went idle with commands it never completed: the run's
      * figures would leave them out */
-    guint lost = 0;
-    GHashTableIter it;
-    HostReq *h;
-    g_hash_table_iter_init(&it, s.at_device);
-    while (ok && g_hash_table_iter_next(&it, NULL, (gpointer *)&h)) {
-        lost += !h->completed;
-    }
-    if (lost > 0) {
+    guint lost = g_hash_table_size(s.at_device);
+    if (ok && lost > 0) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "the device went "
                     "idle without completing %u of its commands (a model "
                     "defect)", lost);
@@ -287,5 +266,6 @@ bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
     hwm_stats(dev, &r->stats);
     g_queue_clear_full(&s.host_q, g_free);
     g_hash_table_unref(s.at_device);
+    hwm_trace_order_free(s.order);
     return ok;
 }

@@ -244,7 +244,8 @@ GArray *hwm_volatile_extents(const HwmDevice *dev);
  *
  * The first line names the format and its version, the second the device
  * the trace was recorded on (after the overrides: the FUA, write cache and
- * queue depth the host saw).  Request lines come in completion order.
+ * queue depth the host saw).  Request lines come in the order the device
+ * got the commands (HwmTraceOrder below), not the order they completed.
  * These functions only format and parse; the host does the I/O.
  */
 #define HWM_TRACE_MAGIC "platter-trace"
@@ -281,6 +282,28 @@ bool hwm_trace_parse_device(char *text, HwmTraceDevice *out, uint32_t *given,
  * "write-cache=1 (this device: 0), ...", or NULL.  Caller frees. */
 char *hwm_trace_device_diff(const HwmTraceDevice *trace, uint32_t given,
                             const HwmTraceDevice *dev);
+
+/*
+ * The order a recorder writes request lines in.  A replay submits the
+ * lines of one instant in file order, and commands of one instant need
+ * not commute (overlapping writes, a FUA write and a write it overlaps),
+ * so a trace lists commands in the order the device got them: a completed
+ * command's line waits until every command the device got before it has
+ * completed, or was dropped by a power cut.
+ */
+typedef struct HwmTraceOrder HwmTraceOrder;
+
+HwmTraceOrder *hwm_trace_order_new(void);
+void hwm_trace_order_free(HwmTraceOrder *o);
+/* The device took a command: its number, 0, 1, ... in that order. */
+uint64_t hwm_trace_order_submitted(HwmTraceOrder *o);
+/* Command `seq` completed with `e`: append to `s` every line now due. */
+void hwm_trace_order_completed(HwmTraceOrder *o, uint64_t seq,
+                               const HwmEvent *e, GString *s);
+/* A power cut dropped every command not completed: append the lines of
+ * those completed, then the cut's line. */
+void hwm_trace_order_power_cut(HwmTraceOrder *o, hwm_ns at,
+                               uint64_t lost_bytes, GString *s);
 
 /* ---- counters ---------------------------------------------------------- */
 

@@ -88,6 +88,68 @@ void hwm_trace_append_power_cut(GString *s, hwm_ns at, uint64_t lost_bytes)
                            G_GUINT64_FORMAT "\n", at, lost_bytes);
 }
 
+struct HwmTraceOrder {
+    GHashTable *done;           /* &HwmEvent.tag (its seq) -> HwmEvent */
+    uint64_t submitted;         /* commands taken */
+    uint64_t written;           /* commands before this one are written */
+};
+
+HwmTraceOrder *hwm_trace_order_new(void)
+{
+    HwmTraceOrder *o = g_new0(HwmTraceOrder, 1);
+    o->done = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                    g_free);
+    return o;
+}
+
+void hwm_trace_order_free(HwmTraceOrder *o)
+{
+    if (o) {
+        g_hash_table_unref(o->done);
+        g_free(o);
+    }
+}
+
+uint64_t hwm_trace_order_submitted(HwmTraceOrder *o)
+{
+    return o->submitted++;
+}
+
+/* Write what is due; `cut`: what is still missing never comes. */
+static void order_write(HwmTraceOrder *o, bool cut, GString *s)
+{
+    for (; o->written < o->submitted; o->written++) {
+        uint64_t seq = o->written;
+        HwmEvent *e = g_hash_table_lookup(o->done, &seq);
+        if (!e && !cut) {
+            break;
+        }
+        if (e) {
+            hwm_trace_append_request(s, e);
+            g_hash_table_remove(o->done, &seq);
+        }
+    }
+}
+
+void hwm_trace_order_completed(HwmTraceOrder *o, uint64_t seq,
+                               const HwmEvent *e, GString *s)
+{
+    HwmEvent *held = g_new(HwmEvent, 1);
+
+    g_assert(seq >= o->written && seq < o->submitted);
+    *held = *e;
+    held->tag = seq;            /* the key; a request line has no tag */
+    g_hash_table_insert(o->done, &held->tag, held);
+    order_write(o, false, s);
+}
+
+void hwm_trace_order_power_cut(HwmTraceOrder *o, hwm_ns at,
+                               uint64_t lost_bytes, GString *s)
+{
+    order_write(o, true, s);
+    hwm_trace_append_power_cut(s, at, lost_bytes);
+}
+
 bool hwm_trace_parse_op(const char *text, HwmOp *op)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(op_letters); i++) {

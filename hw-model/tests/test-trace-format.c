@@ -86,11 +86,50 @@ static void test_lines(void)
     g_assert_false(hwm_trace_parse_flags("fua", &flags));
 }
 
+/* Lines come in the order the device took the commands; a cut writes
+ * those completed and skips the dropped. */
+static void test_order(void)
+{
+    g_autoptr(GString) s = g_string_new(NULL);
+    HwmTraceOrder *o = hwm_trace_order_new();
+    HwmEvent e = { .kind = HWM_EV_COMPLETE, .op = HWM_OP_WRITE,
+                   .submit_ns = 1000, .length = 4096 };
+    uint64_t seq[5];
+
+    for (int i = 0; i < 5; i++) {
+        seq[i] = hwm_trace_order_submitted(o);
+        g_assert_cmpuint(seq[i], ==, (uint64_t)i);
+    }
+    e.offset = 4096;
+    e.time_ns = 2000;
+    hwm_trace_order_completed(o, seq[1], &e, s);
+    g_assert_cmpstr(s->str, ==, "");            /* 0 still at the device */
+    e.offset = 0;
+    e.time_ns = 3000;
+    hwm_trace_order_completed(o, seq[0], &e, s);
+    g_assert_cmpstr(s->str, ==, "1000 W 0 4096 - # done=3000\n"
+                                "1000 W 4096 4096 - # done=2000\n");
+    g_string_truncate(s, 0);
+    e.offset = 12288;
+    hwm_trace_order_completed(o, seq[3], &e, s);
+    hwm_trace_order_power_cut(o, 4000, 512, s); /* 2 and 4 dropped */
+    g_assert_cmpstr(s->str, ==, "1000 W 12288 4096 - # done=3000\n"
+                                "# power-cut at=4000 lost=512\n");
+    g_string_truncate(s, 0);
+    seq[0] = hwm_trace_order_submitted(o);
+    g_assert_cmpuint(seq[0], ==, 5);
+    e.offset = 0;
+    hwm_trace_order_completed(o, seq[0], &e, s);
+    g_assert_cmpstr(s->str, ==, "1000 W 0 4096 - # done=3000\n");
+    hwm_trace_order_free(o);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/trace-format/header", test_header);
     g_test_add_func("/trace-format/diff", test_diff);
     g_test_add_func("/trace-format/lines", test_lines);
+    g_test_add_func("/trace-format/order", test_order);
     return g_test_run();
 }

@@ -20,6 +20,25 @@ def bad(where, why):
     raise SystemExit(f"platter: {where}: {why}")
 
 
+def run(main, prog):
+    """sys.exit(main()), except that output which cannot be written to
+    stdout (a full disk, a closed pipe) is one error line, not a traceback:
+    a result cut short is not a result (status 1)."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except OSError as e:
+        # a write to stdout; a file the command opens carries its name
+        if e.filename is not None or e.errno is None:
+            raise
+        # nothing more may reach fd 1, not even the flush at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"{prog}: cannot write the output to stdout: {e.strerror}",
+              file=sys.stderr)
+        status = 1
+    sys.exit(status)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line: 'PROG: error: WHAT'."""
 

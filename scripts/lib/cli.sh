@@ -37,3 +37,13 @@ cli_check() {
     local re="^($3)\$"
     [[ $2 =~ $re ]] || cli_fail "$1 '$2': expected $4"
 }
+
+# cli_check_max OPTION VALUE NUMBER MAX WHAT: NUMBER (decimal digits, any
+# length: VALUE or its number part) is at most MAX, compared as text, so
+# that no shell arithmetic can wrap (bash: 64-bit signed).
+cli_check_max() {
+    local n=$3 max=$4
+    while [ "${n#0}" != "$n" ]; do n=${n#0}; done
+    { [ ${#n} -lt ${#max} ] || { [ ${#n} -eq ${#max} ] && [[ ! $n > $max ]]; }; } ||
+        cli_fail "$1 '$2': too large: at most $5"
+}

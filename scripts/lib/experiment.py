@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import signal
+import stat
 import subprocess
 import time
 
@@ -60,17 +61,31 @@ SIM_DEFAULT = {"dsync": "dsync"}
 bad = cli.bad
 
 
+# an experiment, a campaign or a report; far above any real one, but a
+# bound: json.load reads the whole file
+JSON_MAX_BYTES = 64 << 20
+
+
 def read_json(path, what):
-    """A JSON document from a regular file, or one clear error line."""
-    if os.path.isdir(path):
-        bad(path, f"is a directory, not {what} (a JSON file)")
+    """A JSON document from a regular file, or one clear error line.  A
+    FIFO or a device is refused before it is opened (opening a FIFO blocks
+    until a writer comes, /dev/zero never ends)."""
     try:
-        with open(path) as f:
-            return json.load(f)
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            bad(path, f"is a directory, not {what} (a JSON file)")
+        if not stat.S_ISREG(st.st_mode):
+            bad(path, f"not a regular file, not {what} (a JSON file)")
+        if st.st_size > JSON_MAX_BYTES:
+            bad(path, f"{st.st_size} bytes: too large for {what}, at most {JSON_MAX_BYTES}")
+        with open(path, "rb") as f:
+            return json.loads(f.read(JSON_MAX_BYTES + 1).decode("utf-8"))
     except OSError as e:
         bad(path, f"cannot read: {e.strerror}")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         bad(path, f"not valid JSON: {e}")
+    except RecursionError:
+        bad(path, "not valid JSON for platter: nested too deeply")
 
 
 def load_spec(directory, name_or_path, what):
@@ -655,14 +670,19 @@ def guest_command(cell, runtime):
     return cmd + [guest_test(wl), "--", *guest_args(wl), "--runtime", str(runtime)]
 
 
+RUN_GUEST_TIMEOUT_MAX_S = 9999999  # run-guest --timeout: 1..9999999
+
+
 def guest_timeout_s(dev, runtime):
     """A hang guard for one guest cell, in host seconds.  Host time grows
     with the instructions the guest runs per virtual second: ipns per busy
     vCPU, each vCPU a CPU of its own in virtual time.  Measured here
     (docs/performance.md), 16 vCPUs all busy at ipns 1 cost about 75 host s
     per virtual s alone; 12 s per busy vCPU and ipns allows 2.5x that, for
-    two cells sharing two cores."""
-    return int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime)
+    two cells sharing two cores.  At most what run-guest --timeout takes:
+    with 32 vCPUs at ipns 99 the formula passes it from 263 virtual s on."""
+    return min(RUN_GUEST_TIMEOUT_MAX_S,
+               int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime))
 
 
 def run_guest_prefix(kernel, dev, drive):

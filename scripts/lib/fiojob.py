@@ -26,7 +26,8 @@ SECTION = re.compile(r"\[([^\]]+)\]")
 def read(path, where):
     """The job text: a readable regular UTF-8 file of at most MAX_BYTES."""
     if not os.path.isfile(path):
-        bad(where, f"fio job '{path}': no such file")
+        bad(where, f"fio job '{path}': " + (
+            "not a regular file" if os.path.exists(path) else "no such file"))
     try:
         size = os.path.getsize(path)
         if size > MAX_BYTES:

@@ -3,7 +3,8 @@
 usage: hostile.py PLATTER_SIM [TABLE]
 
 Each row: expected exit status, a fragment the last line of stderr must
-hold, what stdout must hold ('-': nothing), and the command, run from the
+hold, what stdout must hold ('-': nothing; 'DEVFULL': stdout is /dev/full,
+where every write fails), and the command, run from the
 repository root (shell words, no shell).  A failing row (status not 0) must
 print exactly one line on stderr, unless its fragment starts with '...'
 (then it is the last of several: a child's own stderr passed through).  No
@@ -24,6 +25,14 @@ Tokens in the command:
                         second changes block/fops.c); beside it stale.patch
                         (applies to HEAD~ only), bad.config (line 1 is not
                         a config line) and bzImage (a fake with the header)
+  @FIFO@                a FIFO no one writes to (opening it to read blocks)
+  @DEEP@                a JSON file of 100000 nested lists (Python's parser
+                        recurses); @DEEPREPORT@ a directory with it as
+                        report.json
+  @FAKESIM:KIND@        an executable standing in for platter-sim: KIND
+                        binary (prints bytes that are not UTF-8), fieldless
+                        (a JSON report without its figures), listjson
+                        (--dump-profile as usual, a JSON list otherwise)
 
 Nothing here may build or boot anything: the environment points
 PLATTER_CACHE where nothing can be created and PLATTER_QEMU at no binary,
@@ -47,6 +56,12 @@ TABLE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(
     os.path.abspath(__file__)), "hostile.tsv")
 ENV = dict(os.environ, PLATTER_CACHE="/proc/platter-hostile-no-cache",
            PLATTER_QEMU="/nonexistent/qemu-system-x86_64", LC_ALL="C")
+FAKESIM = {
+    "binary": r"printf '\377\376 not text'",
+    "fieldless": """echo '{"version": 1}'""",
+    "listjson": """case "$*" in *--dump-profile*) echo 'capacity_bytes = 4096  # [given]' ;;
+*) echo '[1]' ;; esac""",
+}
 TOKEN = re.compile(r"@([A-Z]+)(?::(.*?))?@(?=\s|$|/|@|,)")
 
 
@@ -144,6 +159,19 @@ class Fixtures:
                 return self.git_tree()
             if kind == "PART":
                 return self.part(arg)
+            if kind == "FAKESIM":
+                path = os.path.join(self.fresh(), "fake-sim")
+                with open(path, "w") as f:
+                    f.write("#!/bin/sh\n" + FAKESIM[arg] + "\n")
+                os.chmod(path, 0o755)
+                return path
+            if kind in ("DEEP", "DEEPREPORT"):
+                text = "[" * 100000 + "]" * 100000
+                return self.text_file(text) if kind == "DEEP" else self.report(text)
+            if kind == "FIFO":
+                path = os.path.join(self.fresh(), "fifo.json")
+                os.mkfifo(path)
+                return path
             raise ValueError(f"unknown token @{kind}@")
         return TOKEN.sub(one, word)
 
@@ -162,8 +190,12 @@ def rows():
 
 def check(fix, status, err_frag, out_frag, command):
     argv = [fix.expand(w) for w in shlex.split(command)]
-    p = subprocess.run(argv, cwd=ROOT, env=ENV, capture_output=True, text=True,
-                       stdin=subprocess.DEVNULL, timeout=60)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run(argv, cwd=ROOT, env=ENV, text=True,
+                           stdout=full if out_frag == "DEVFULL" else subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60)
+    if out_frag == "DEVFULL":
+        p.stdout, out_frag = "", "-"
     what = f"exit {p.returncode}, stdout {p.stdout[-300:]!r}, stderr {p.stderr[-600:]!r}"
     assert "Traceback" not in p.stderr, what
     assert p.returncode == status, f"want exit {status}; {what}"

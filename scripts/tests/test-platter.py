@@ -92,6 +92,20 @@ def test_commands_do_not_name_the_checkout(tmp):
         assert experiment.ROOT not in text, name
 
 
+def test_guest_command_at_the_bounds(tmp):
+    # the largest runtime, vCPUs and ipns an experiment may ask for give a
+    # run-guest command that run-guest accepts (its --timeout was past
+    # run-guest's 9999999 s: every guest cell failed after the checks)
+    import experiment
+    cell = experiment.cells(experiment.load("seed-fops"))[0]
+    cell = dict(cell, device=dict(cell["device"], smp=32, ipns=99))
+    cmd = experiment.guest_command(cell, 100000)
+    assert cmd[0].endswith("run-guest"), cmd
+    p = subprocess.run([os.path.join(ROOT, "scripts", "run-guest"), "--check", *cmd[1:]],
+                       capture_output=True, text=True, cwd=tmp)
+    assert p.returncode == 0, (cmd, p.stderr)
+
+
 def test_bad_input(tmp):
     for args, needle in ((["compare", "no-such"], "no experiment 'no-such'"),
                          (["compare", "seed-fops", "--sim-only", "--shard", "4/3"], "--shard"),
@@ -379,6 +393,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
          ("recorded commands name no checkout path", test_commands_do_not_name_the_checkout),
+         ("guest command at the largest runtime, vCPUs and ipns", test_guest_command_at_the_bounds),
          ("bad input", test_bad_input),
          ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
          ("merge of a --cells subset", test_merge_of_a_cells_subset),

@@ -188,12 +188,18 @@ static void hdd_trace_flush(BDRVHddState *s)
     g_string_truncate(s->trace_text, 0);
 }
 
-static void hdd_trace_line(BDRVHddState *s, const HwmEvent *ev)
+/*
+ * A command's line waits for those the model got before it: a replay
+ * submits the lines of one instant in file order, and commands of one
+ * instant do not commute (overlapping writes).
+ */
+static void hdd_trace_line(BDRVHddState *s, HddReq *req, const HwmEvent *ev)
 {
     if (!s->trace) {
         return;
     }
-    hwm_trace_append_request(s->trace_text, ev);
+    hwm_trace_order_completed(s->trace_order, req->trace_seq, ev,
+                              s->trace_text);
     hdd_trace_flush(s);
 }
 
@@ -224,6 +230,9 @@ static void hdd_submit(BDRVHddState *s, HddReq *req)
         return;
     }
     req->submitted = true;
+    if (s->trace) {
+        req->trace_seq = hwm_trace_order_submitted(s->trace_order);
+    }
     s->in_model++;
     g_hash_table_insert(s->by_tag, &req->hr.tag, req);
     trace_hddmodel_submit(s, req->hr.tag, hwm_op_name(req->hr.op),
@@ -316,7 +325,6 @@ hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
 
     assert(s->in_model > 0);
     s->in_model--;
-    hdd_trace_line(s, ev);
     trace_hddmodel_complete(s, ev->tag, hwm_op_name(ev->op), ev->offset,
                             ev->length, ev->submit_ns, ev->time_ns,
                             ev->durable, ev->cache_hit);
@@ -326,6 +334,7 @@ hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
                      bdrv_get_node_name(s->bs), ev->tag);
         return;
     }
+    hdd_trace_line(s, req, ev);
     switch (ev->op) {
     case HWM_OP_READ:
         ret = hdd_read_data(s, req);
@@ -432,7 +441,8 @@ hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
     hdd_fail_all(s);
     rep->dropped = s->cut_dropped;
     if (s->trace) {
-        hwm_trace_append_power_cut(s->trace_text, s->now, rep->lost_bytes);
+        hwm_trace_order_power_cut(s->trace_order, s->now, rep->lost_bytes,
+                                  s->trace_text);
         hdd_trace_flush(s);
         fflush(s->trace);
     }
@@ -928,17 +938,44 @@ static bool hdd_parse_cut(BDRVHddState *s, const BlockdevOptionsHddModel *o,
     return true;
 }
 
+/*
+ * The trace goes to a regular file only: a FIFO without a reader would
+ * block QEMU in open(), a device such as /dev/full would fail every write.
+ * Opened without blocking, then checked, so a FIFO is never waited on.
+ */
 static bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp)
 {
     HwmTraceDevice d = hwm_trace_device(s->profile, s->dev);
+    struct stat st;
+    int fd;
 
-    s->trace = fopen(path, "w");
-    if (!s->trace) {
+    fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == ENXIO) {
+        /* a FIFO without a reader: O_NONBLOCK makes open() fail so */
+        error_setg(errp, "hddmodel: trace file '%s' is not a regular file "
+                   "(a FIFO): refused", path);
+        return false;
+    }
+    if (fd < 0) {
         error_setg_errno(errp, errno, "hddmodel: cannot open trace file '%s'",
                          path);
         return false;
     }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || ftruncate(fd, 0) < 0) {
+        error_setg(errp, "hddmodel: trace file '%s' is not a regular file "
+                   "that can be written: refused", path);
+        close(fd);
+        return false;
+    }
+    s->trace = fdopen(fd, "w");
+    if (!s->trace) {
+        error_setg_errno(errp, errno, "hddmodel: cannot open trace file '%s'",
+                         path);
+        close(fd);
+        return false;
+    }
     s->trace_text = g_string_new(NULL);
+    s->trace_order = hwm_trace_order_new();
     hwm_trace_append_header(s->trace_text, &d);
     hdd_trace_flush(s);
     return true;
@@ -952,13 +989,18 @@ static void hdd_free(BDRVHddState *s)
     g_clear_pointer(&s->ff_bh, qemu_bh_delete);
     g_clear_pointer(&s->cut_bh, qemu_bh_delete);
     if (s->trace) {
-        fclose(s->trace);
+        /* the trace is a result: one cut short must not pass silently */
+        if (ferror(s->trace) | fclose(s->trace)) {
+            error_report("hddmodel: %s: writing the trace file failed",
+                         bdrv_get_node_name(s->bs));
+        }
         s->trace = NULL;
     }
     if (s->trace_text) {
         g_string_free(s->trace_text, true);
         s->trace_text = NULL;
     }
+    g_clear_pointer(&s->trace_order, hwm_trace_order_free);
     g_clear_pointer(&s->by_tag, g_hash_table_unref);
     g_clear_pointer(&s->map, hdd_map_free);
     g_clear_pointer(&s->dev, hwm_device_free);

@@ -48,6 +48,7 @@ typedef struct HddReq {
     uint8_t *buf;               /* WRITE: the data, copied at submission */
     int ret;
     bool submitted;             /* handed to the model (else: host queue) */
+    uint64_t trace_seq;         /* trace=FILE: its place in the line order */
     bool done;
     QTAILQ_ENTRY(HddReq) next;
 } HddReq;
@@ -102,6 +103,7 @@ typedef struct BDRVHddState {
     QEMUBH *cut_bh;             /* hdd_cut_bh() */
     FILE *trace;                /* trace=FILE */
     GString *trace_text;        /* its next line(s) */
+    HwmTraceOrder *trace_order; /* its line order: the model's intake */
     uint64_t queued_total;      /* requests that waited in the host queue */
     QEMUTimer cut_timer;        /* QEMU_CLOCK_VIRTUAL, at cut_at_ns */
     hwm_ns cut_at_ns;           /* power loss for good: when, HWM_NEVER: none */

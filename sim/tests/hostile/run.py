@@ -21,7 +21,8 @@ input   the content of {in}: `\\n`, `\\t`, `\\\\` and `\\xHH` escapes;
 exit    the expected exit status.
 stderr  fragments stderr must contain, joined by ` && `; `!FRAGMENT`: it
         must not contain it (placeholders apply); `-`: stderr must be empty.
-stdout  `empty`: nothing on stdout; `any`; otherwise a fragment it must
+stdout  `empty`: nothing on stdout; `any`; `devfull`: stdout is /dev/full
+        (every write fails: no space left); otherwise a fragment it must
         contain.  A case that expects a non-zero exit must also leave
         stdout empty whatever this says (no partial report).
 
@@ -114,7 +115,12 @@ def run_case(cols, subst, tmp):
             f.write(text)
     argv = [SIM] + [fill(a, {**subst, "{in}": inpath}) for a in shlex.split(args)]
     try:
-        p = subprocess.run(argv, capture_output=True, timeout=60)
+        if want_out == "devfull":
+            with open("/dev/full", "wb") as full:
+                p = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, timeout=60)
+            p.stdout = b""
+        else:
+            p = subprocess.run(argv, capture_output=True, timeout=60)
     except subprocess.TimeoutExpired:
         raise AssertionError("hung: no exit within 60 s")
     out = p.stdout.decode("utf-8", "replace")
@@ -138,7 +144,7 @@ def run_case(cols, subst, tmp):
         raise AssertionError(f"failed but wrote to stdout: {out[:300]}")
     if rule == "empty" and out:
         raise AssertionError(f"stdout not empty: {out[:300]}")
-    if rule not in ("empty", "any") and rule not in out:
+    if rule not in ("empty", "any", "devfull") and rule not in out:
         raise AssertionError(f"stdout lacks '{rule}': {out[:300]}")
     for path in nofiles:
         if os.path.exists(path):

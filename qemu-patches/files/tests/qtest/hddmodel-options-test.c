@@ -49,6 +49,8 @@ static const struct {
     { "profile-dir=/nonexistent", { "/nonexistent/" } },
     { "bogus=1", { "bogus" } },
     { "trace=/nonexistent/t", { "cannot open trace file '/nonexistent/t'" } },
+    /* a device: the trace's writes would fail (here: no space left) */
+    { "trace=/dev/full", { "trace file '/dev/full'", "not a regular file" } },
 };
 
 /* The same, typed (JSON members), through QMP blockdev-add. */
@@ -107,6 +109,25 @@ static void test_bad_options(void)
         g_test_message("%s: %s", bad_typed_options[i].json, desc);
         g_assert_nonnull(strstr(desc, bad_typed_options[i].frag));
         qobject_unref(resp);
+    }
+
+    /*
+     * A FIFO with no reader as the trace: refused, not opened (opening it
+     * for writing blocks until a reader comes, and QEMU with it).
+     */
+    {
+        g_autofree char *dir = g_dir_make_tmp("hddmodel-fifo.XXXXXX", NULL);
+        g_autofree char *fifo = g_build_filename(dir, "trace", NULL);
+        g_autofree char *out = NULL;
+
+        g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+        out = qtest_hmp(qts, "drive_add 0 if=none,id=fifo,driver=hddmodel,"
+                        "profile-dir=%s,file=%s,trace=%s", profile_dir(), img,
+                        fifo);
+        g_test_message("trace=FIFO: %s", out);
+        g_assert_nonnull(strstr(out, "not a regular file"));
+        unlink(fifo);
+        rmdir(dir);
     }
 
     /* the same node with good options opens, both ways */

@@ -138,14 +138,17 @@ static void keep_trace(Rig *r)
     g_file_set_contents(path, text, len, NULL);
 }
 
-void rig_stop(Rig *r)
+char *rig_stop_trace(Rig *r)
 {
+    char *text = NULL;
+
     if (r->vq) {
         qvirtqueue_cleanup(r->vblk->vdev.bus, r->vq, &r->qs->alloc);
     }
     g_free(r->vblk);
     qtest_shutdown(r->qs);
     keep_trace(r);
+    g_assert_true(g_file_get_contents(r->trace, &text, NULL, NULL));
     unlink(r->trace);
     if (r->own_img) {
         unlink(r->img);
@@ -157,6 +160,12 @@ void rig_stop(Rig *r)
     g_free(r->img1);
     g_free(r->img2);
     g_free(r);
+    return text;
+}
+
+void rig_stop(Rig *r)
+{
+    g_free(rig_stop_trace(r));
 }
 
 void rig_end(Rig *r)

@@ -75,6 +75,8 @@ Rig *rig_start_full(const char *img, bool wce, const char *d0_more,
 Rig *rig_start_opts(const char *img, bool wce, const char *d0_more);
 Rig *rig_start(const char *img, bool wce);
 void rig_stop(Rig *r);
+/* rig_stop(), returning d0's request trace as QEMU left it (free it) */
+char *rig_stop_trace(Rig *r);
 /* The end of a test: assert_alive(), then rig_stop(). */
 void rig_end(Rig *r);
 
