@@ -453,9 +453,10 @@ static void hdd_fail_all(BDRVHddState *s)
 /*
  * Power is gone at `at` (state CUT): what the drive held only in its
  * volatile cache is lost (the image gets the batch of durable data and
- * then holds exactly the media) and queued commands die.  Ends in `after`: IDLE when power comes back at
- * once (hddmodel-power-cut), OFF when it does not.  *rep says what went
- * (free rep->lost with g_array_unref()).
+ * then holds exactly the media) and queued commands die.  Ends in
+ * `after`: IDLE when power comes back at once (hddmodel-power-cut), OFF
+ * when it does not.  *rep says what went (free rep->lost with
+ * g_array_unref()).
  */
 static void GRAPH_RDLOCK
 hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
