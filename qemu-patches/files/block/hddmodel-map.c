@@ -4,8 +4,10 @@
  * The drive model (hw-model) keeps only the ranges of the writes its
  * volatile cache holds; the bytes are here, until the model says a range
  * reached the media (the driver then writes it to the image) or the power
- * fails (they are dropped).  A GSequence of non-overlapping extents sorted
- * by offset; a newer write replaces what it overlaps.
+ * fails (they are dropped).  The driver keeps a second map of durable data
+ * not yet written to the image, which it writes out in batches.  A
+ * GSequence of non-overlapping extents sorted by offset; a newer write
+ * replaces what it overlaps.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -176,5 +178,50 @@ void hdd_map_overlay(HddMap *map, uint64_t offset, uint64_t length,
         lo = MAX(e->offset, offset);
         hi = MIN(e->offset + e->length, end);
         memcpy(buf + (lo - offset), e->data + (lo - e->offset), hi - lo);
+    }
+}
+
+/*
+ * The largest run hdd_map_foreach_run() hands out at once: adjacent
+ * extents are copied together, so bound the copy (and the request).
+ */
+#define HDD_MAP_RUN_MAX_BYTES (64 * 1024 * 1024)
+
+void hdd_map_foreach_run(HddMap *map, HddMapFn *fn, void *opaque)
+{
+    GSequenceIter *it = g_sequence_get_begin_iter(map->extents);
+
+    while (!g_sequence_iter_is_end(it)) {
+        HddExtent *first = g_sequence_get(it);
+        GSequenceIter *last = it, *next = g_sequence_iter_next(it);
+        uint64_t end = first->offset + first->length;
+        g_autofree uint8_t *run = NULL;
+        uint8_t *p;
+
+        /* a run: extents that continue each other, within the bound */
+        while (!g_sequence_iter_is_end(next)) {
+            HddExtent *e = g_sequence_get(next);
+
+            if (e->offset != end ||
+                end + e->length - first->offset > HDD_MAP_RUN_MAX_BYTES) {
+                break;
+            }
+            end += e->length;
+            last = next;
+            next = g_sequence_iter_next(next);
+        }
+        if (last == it) {
+            fn(first->offset, first->length, first->data, opaque);
+            it = next;
+            continue;
+        }
+        run = g_malloc(end - first->offset);
+        for (p = run; it != next; it = g_sequence_iter_next(it)) {
+            HddExtent *e = g_sequence_get(it);
+
+            memcpy(p, e->data, e->length);
+            p += e->length;
+        }
+        fn(first->offset, end - first->offset, run, opaque);
     }
 }

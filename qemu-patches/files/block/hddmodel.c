@@ -14,9 +14,12 @@
  *     armed at the model's event time.  Under icount the vCPU cannot run
  *     past an armed virtual timer, and the timer callback holds the BQL, so
  *     the guest is frozen while the callback runs;
- *   - all data movement to and from the backing image happens inside that
- *     callback, synchronously (the nested poll does not release the BQL),
- *     so host I/O speed is invisible to the guest.
+ *   - all data movement to and from the backing image happens with the
+ *     BQL held, synchronously (the nested poll does not release it), so
+ *     host I/O speed is invisible to the guest.  Durable data reaches the
+ *     image in batches (HDD_UNWRITTEN_MAX_*), from that callback or from a
+ *     host-time timer; host time decides only when the image is written,
+ *     never what the guest sees.
  * When the virtual clock is not running (VM stopped, drained section) the
  * model is run forward on its own so nothing waits for a clock that never
  * comes.
@@ -127,7 +130,6 @@ hdd_image_write_piece(uint64_t offset, uint64_t length, const uint8_t *data,
     BDRVHddState *s = w->s;
     int r;
 
-    trace_hddmodel_destage(s, offset, length, s->now);
     r = bdrv_pwrite(s->bs->file, offset, length, data, 0);
     if (r < 0) {
         error_report("hddmodel: %s: writing %" PRIu64 "+%" PRIu64
@@ -137,14 +139,77 @@ hdd_image_write_piece(uint64_t offset, uint64_t length, const uint8_t *data,
     }
 }
 
-/* The model says [offset, +length) is on the media now: so is the image. */
-static int GRAPH_RDLOCK
-hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
+/*
+ * Write the batch of durable data to the image.  It leaves s->unwritten
+ * first, so durable data that arrives meanwhile (from the nested poll)
+ * starts the next batch; reads find the batch in s->writing until it is
+ * on the image.
+ */
+static int GRAPH_RDLOCK hdd_write_out(BDRVHddState *s)
 {
     HddImageWrite w = { .s = s };
 
-    hdd_map_cut(s->map, offset, length, hdd_image_write_piece, &w);
+    assert(!qemu_in_coroutine());
+    timer_del(&s->write_out_timer);
+    if (!hdd_map_extents(s->unwritten)) {
+        return 0;
+    }
+    /* the states keep write-outs apart: none runs in another's poll */
+    assert(!s->writing);
+    s->writing = s->unwritten;
+    s->unwritten = hdd_map_new();
+    s->write_outs++;
+    hdd_map_foreach_run(s->writing, hdd_image_write_piece, &w);
+    g_clear_pointer(&s->writing, hdd_map_free);
+    qemu_co_queue_restart_all(&s->write_out_done);
     return w.ret;
+}
+
+/* Durable data for [offset, +length) joins the batch (which takes data). */
+static void hdd_unwritten_put(BDRVHddState *s, uint64_t offset,
+                              uint64_t length, uint8_t *data)
+{
+    if (!hdd_map_extents(s->unwritten)) {
+        timer_mod(&s->write_out_timer,
+                  qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
+                  HDD_UNWRITTEN_MAX_MS);
+    }
+    hdd_map_put(s->unwritten, offset, length, data);
+}
+
+static int GRAPH_RDLOCK hdd_write_out_if_full(BDRVHddState *s)
+{
+    if (hdd_map_bytes(s->unwritten) < HDD_UNWRITTEN_MAX_BYTES &&
+        hdd_map_extents(s->unwritten) < HDD_UNWRITTEN_MAX_EXTENTS) {
+        return 0;
+    }
+    return hdd_write_out(s);
+}
+
+static void hdd_destage_piece(uint64_t offset, uint64_t length,
+                              const uint8_t *data, void *opaque)
+{
+    hdd_unwritten_put(opaque, offset, length, g_memdup2(data, length));
+}
+
+/* The model says [offset, +length) is on the media now. */
+static int GRAPH_RDLOCK
+hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
+{
+    trace_hddmodel_destage(s, offset, length, s->now);
+    hdd_map_cut(s->map, offset, length, hdd_destage_piece, s);
+    return hdd_write_out_if_full(s);
+}
+
+/* Over buf, image data: what the drive holds that the image does not. */
+static void hdd_overlay(BDRVHddState *s, uint64_t offset, uint64_t length,
+                        uint8_t *buf)
+{
+    if (s->writing) {
+        hdd_map_overlay(s->writing, offset, length, buf);
+    }
+    hdd_map_overlay(s->unwritten, offset, length, buf);
+    hdd_map_overlay(s->map, offset, length, buf);
 }
 
 static int GRAPH_RDLOCK hdd_read_data(BDRVHddState *s, HddReq *req)
@@ -160,7 +225,7 @@ static int GRAPH_RDLOCK hdd_read_data(BDRVHddState *s, HddReq *req)
     if (ret < 0) {
         return ret;
     }
-    hdd_map_overlay(s->map, req->hr.offset, len, buf);
+    hdd_overlay(s, req->hr.offset, len, buf);
     qemu_iovec_from_buf(req->qiov, 0, buf, len);
     return 0;
 }
@@ -175,8 +240,10 @@ hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
     }
     /* Older cached data for this range must not be destaged over it later. */
     hdd_map_cut(s->map, req->hr.offset, req->hr.length, NULL, NULL);
-    return bdrv_pwrite(s->bs->file, req->hr.offset, req->hr.length,
-                       req->buf, 0);
+    hdd_unwritten_put(s, req->hr.offset, req->hr.length, req->buf);
+    req->buf = NULL;
+    /* a failed batch fails the request that filled it */
+    return hdd_write_out_if_full(s);
 }
 
 /* ---- request bookkeeping ------------------------------------------------ */
@@ -261,6 +328,7 @@ static const char *const hdd_state_names[] = {
     [HDD_IDLE] = "idle",
     [HDD_DELIVERING] = "delivering",
     [HDD_FAST_FORWARD] = "fast-forward",
+    [HDD_WRITE_OUT] = "write-out",
     [HDD_CUT] = "cut",
     [HDD_OFF] = "off",
     [HDD_DOWN] = "down",
@@ -269,9 +337,10 @@ static const char *const hdd_state_names[] = {
 /* The states each state may go to (the diagram at HddState). */
 static const unsigned hdd_next_states[] = {
     [HDD_IDLE] = 1u << HDD_DELIVERING | 1u << HDD_FAST_FORWARD |
-                 1u << HDD_CUT | 1u << HDD_OFF,
+                 1u << HDD_WRITE_OUT | 1u << HDD_CUT | 1u << HDD_OFF,
     [HDD_DELIVERING] = 1u << HDD_IDLE | 1u << HDD_CUT,
     [HDD_FAST_FORWARD] = 1u << HDD_IDLE | 1u << HDD_CUT,
+    [HDD_WRITE_OUT] = 1u << HDD_IDLE | 1u << HDD_CUT,
     [HDD_CUT] = 1u << HDD_IDLE | 1u << HDD_OFF | 1u << HDD_DOWN,
     [HDD_OFF] = 0,
     [HDD_DOWN] = 1u << HDD_IDLE | 1u << HDD_CUT | 1u << HDD_OFF,
@@ -405,10 +474,11 @@ static void hdd_fail_all(BDRVHddState *s)
 
 /*
  * Power is gone at `at` (state CUT): what the drive held only in its
- * volatile cache is lost (the image already holds exactly the media) and
- * queued commands die.  Ends in `after`: IDLE when power comes back at
- * once (hddmodel-power-cut), OFF when it does not.  *rep says what went
- * (free rep->lost with g_array_unref()).
+ * volatile cache is lost (the image gets the batch of durable data and
+ * then holds exactly the media) and queued commands die.  Ends in
+ * `after`: IDLE when power comes back at once (hddmodel-power-cut), OFF
+ * when it does not.  *rep says what went (free rep->lost with
+ * g_array_unref()).
  */
 static void GRAPH_RDLOCK
 hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
@@ -423,6 +493,7 @@ hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
      * it wrote to the media would be dropped with the cache.
      */
     hdd_deliver(s, at);
+    hdd_write_out(s);
     rep->clock_ns = s->now;
     rep->lost = hwm_power_cut(s->dev, s->now);
     rep->lost_bytes = 0;
@@ -479,6 +550,7 @@ bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
         break;
     case HDD_DELIVERING:
     case HDD_FAST_FORWARD:
+    case HDD_WRITE_OUT:
         error_setg(errp, "node '%s' is busy completing requests", node);
         return false;
     case HDD_CUT:
@@ -496,7 +568,10 @@ bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp)
     return true;
 }
 
-/* A delivery is over: back to idle, or on to the cut if power failed. */
+/*
+ * A delivery or write-out is over: back to idle, or on to the cut if power
+ * failed.
+ */
 static void GRAPH_RDLOCK hdd_delivered(BDRVHddState *s)
 {
     if (s->state == HDD_CUT) {
@@ -557,7 +632,55 @@ static void hdd_fast_forward_bh(void *opaque)
         }
         hdd_deliver(s, MAX(t, hdd_now(s)));
     }
+    if (s->state == HDD_FAST_FORWARD) {
+        /* a stopped VM's image equals the media (a cut writes it itself) */
+        hdd_write_out(s);
+    }
     hdd_delivered(s);
+}
+
+/*
+ * The batch of durable data goes to the image now, as a step of its own:
+ * the requests that arrive meanwhile wait in the host queue.  Not IDLE: a
+ * cut is pending (it writes the batch) or done (nothing is left).
+ */
+static void GRAPH_RDLOCK hdd_write_out_now(BDRVHddState *s)
+{
+    if (s->state != HDD_IDLE) {
+        return;
+    }
+    hdd_set_state(s, HDD_WRITE_OUT);
+    hdd_write_out(s);
+    if (s->state == HDD_WRITE_OUT) {
+        hdd_submit_waiting(s);
+    }
+    hdd_delivered(s);
+}
+
+/* The batch's oldest data has waited HDD_UNWRITTEN_MAX_MS of host time. */
+static void hdd_write_out_timer_cb(void *opaque)
+{
+    BDRVHddState *s = opaque;
+    GRAPH_RDLOCK_GUARD_MAINLOOP();
+
+    hdd_write_out_now(s);
+}
+
+/*
+ * The VM stops (QMP stop, savevm, migration, shutdown): from here until
+ * it runs again the image equals the media.  (Requests still in flight
+ * are completed by the drain that follows, whose fast-forward writes what
+ * they make durable.)
+ */
+static void hdd_vm_state_change(void *opaque, bool running, RunState state)
+{
+    BDRVHddState *s = opaque;
+
+    if (!running) {
+        GRAPH_RDLOCK_GUARD_MAINLOOP();
+
+        hdd_write_out_now(s);
+    }
 }
 
 static void hdd_cut_bh(void *opaque)
@@ -658,6 +781,7 @@ static void hdd_cycle_timer_cb(void *opaque)
         break;
     case HDD_DELIVERING:
     case HDD_FAST_FORWARD:
+    case HDD_WRITE_OUT:
         /* not from the main loop's timers; if it ever is: right after */
         timer_mod_ns(&s->cycle_timer, s->now + 1);
         break;
@@ -678,6 +802,7 @@ hdd_co_untimed(BDRVHddState *s, HwmOp op, int64_t offset, int64_t bytes,
                QEMUIOVector *qiov)
 {
     g_autofree uint8_t *buf = NULL;
+    uint64_t write_outs;
     int ret = 0;
 
     switch (op) {
@@ -686,13 +811,25 @@ hdd_co_untimed(BDRVHddState *s, HwmOp op, int64_t offset, int64_t bytes,
         if (!buf) {
             return -ENOMEM;
         }
-        ret = bdrv_co_pread(s->bs->file, offset, bytes, buf, 0);
+        /* a batch that reached the image during the read: read again */
+        do {
+            while (s->writing) {
+                qemu_co_queue_wait(&s->write_out_done, NULL);
+            }
+            write_outs = s->write_outs;
+            ret = bdrv_co_pread(s->bs->file, offset, bytes, buf, 0);
+        } while (ret >= 0 && write_outs != s->write_outs);
         if (ret >= 0) {
-            hdd_map_overlay(s->map, offset, bytes, buf);
+            hdd_overlay(s, offset, bytes, buf);
             qemu_iovec_from_buf(qiov, 0, buf, bytes);
         }
         break;
     case HWM_OP_WRITE:
+        /* an older batch of this range must not land after this write */
+        while (s->writing) {
+            qemu_co_queue_wait(&s->write_out_done, NULL);
+        }
+        hdd_map_cut(s->unwritten, offset, bytes, NULL, NULL);
         hdd_map_cut(s->map, offset, bytes, NULL, NULL);
         ret = bdrv_co_pwritev(s->bs->file, offset, bytes, qiov, 0);
         break;
@@ -986,6 +1123,11 @@ static void hdd_free(BDRVHddState *s)
     timer_del(&s->timer);
     timer_del(&s->cut_timer);
     timer_del(&s->cycle_timer);
+    timer_del(&s->write_out_timer);
+    if (s->vm_state) {
+        qemu_del_vm_change_state_handler(s->vm_state);
+        s->vm_state = NULL;
+    }
     g_clear_pointer(&s->ff_bh, qemu_bh_delete);
     g_clear_pointer(&s->cut_bh, qemu_bh_delete);
     if (s->trace) {
@@ -1003,6 +1145,7 @@ static void hdd_free(BDRVHddState *s)
     g_clear_pointer(&s->trace_order, hwm_trace_order_free);
     g_clear_pointer(&s->by_tag, g_hash_table_unref);
     g_clear_pointer(&s->map, hdd_map_free);
+    g_clear_pointer(&s->unwritten, hdd_map_free);
     g_clear_pointer(&s->dev, hwm_device_free);
     g_clear_pointer(&s->profile, hwm_profile_free);
 }
@@ -1024,9 +1167,14 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     QTAILQ_INIT(&s->reqs);
     s->by_tag = g_hash_table_new(g_int64_hash, g_int64_equal);
     s->map = hdd_map_new();
+    s->unwritten = hdd_map_new();
+    qemu_co_queue_init(&s->write_out_done);
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
     timer_init_ns(&s->cut_timer, QEMU_CLOCK_VIRTUAL, hdd_cut_timer_cb, s);
     timer_init_ns(&s->cycle_timer, QEMU_CLOCK_VIRTUAL, hdd_cycle_timer_cb, s);
+    timer_init_ms(&s->write_out_timer, QEMU_CLOCK_REALTIME,
+                  hdd_write_out_timer_cb, s);
+    s->vm_state = qemu_add_vm_change_state_handler(hdd_vm_state_change, s);
     s->ff_bh = aio_bh_new(bdrv_get_aio_context(bs), hdd_fast_forward_bh, s);
     s->cut_bh = aio_bh_new(qemu_get_aio_context(), hdd_cut_bh, s);
 
@@ -1121,6 +1269,8 @@ static void GRAPH_UNLOCKED hdd_close(BlockDriverState *bs)
          */
         hdd_set_state(s, HDD_OFF);
         hdd_fail_all(s);
+        /* the durable batch first: the cache's data is newer */
+        w.ret = hdd_write_out(s);
         hdd_map_clear(s->map, hdd_image_write_piece, &w);
         break;
     }

@@ -11,9 +11,11 @@
 #ifndef BLOCK_HDDMODEL_H
 #define BLOCK_HDDMODEL_H
 
+#include "qemu/coroutine.h"
 #include "qemu/queue.h"
 #include "qemu/timer.h"
 #include "block/block_int.h"
+#include "system/runstate.h"
 #include "hwm/hwm.h"
 
 /* ---- the data of cached writes, by byte range (hddmodel-map.c) ---------- */
@@ -33,6 +35,12 @@ void hdd_map_cut(HddMap *map, uint64_t offset, uint64_t length,
                  HddMapFn *fn, void *opaque);
 /* Remove everything, handing each piece to fn (if set) first. */
 void hdd_map_clear(HddMap *map, HddMapFn *fn, void *opaque);
+/*
+ * Hand fn everything the map holds, extents that continue each other
+ * joined into one piece (a sequential stream becomes one write); the map
+ * is left as it is.
+ */
+void hdd_map_foreach_run(HddMap *map, HddMapFn *fn, void *opaque);
 /* Copy what the map holds of [offset, +length) over buf. */
 void hdd_map_overlay(HddMap *map, uint64_t offset, uint64_t length,
                      uint8_t *buf);
@@ -66,10 +74,13 @@ typedef struct HddReq {
  *   IDLE -> CUT -> DOWN -> IDLE    power-cut-every-ns: power comes back
  *                                  HDD_DOWN_NS after the first command
  *                                  that found the drive off
+ *   IDLE -> WRITE_OUT -> IDLE      durable data goes to the image: it has
+ *                                  waited HDD_UNWRITTEN_MAX_MS, or the VM
+ *                                  stops
  *   IDLE, DELIVERING,              a scheduled power loss: the cut runs
- *   FAST_FORWARD -> CUT -> OFF     at once, from a BH (in a request's
- *                                  coroutine) or when the delivery under
- *                                  way ends
+ *   FAST_FORWARD,                  at once, from a BH (in a request's
+ *   WRITE_OUT -> CUT -> OFF        coroutine) or when the delivery or
+ *                                  write-out under way ends
  *   IDLE, DOWN -> OFF              close: a clean shutdown
  *   DOWN -> CUT -> OFF             a scheduled power loss while down
  *
@@ -81,10 +92,23 @@ typedef enum HddState {
     HDD_IDLE,
     HDD_DELIVERING,
     HDD_FAST_FORWARD,
+    HDD_WRITE_OUT,
     HDD_CUT,                    /* power lost; the cut pending or running */
     HDD_OFF,                    /* no power: every request fails */
     HDD_DOWN,                   /* no power for now: every request fails */
 } HddState;
+
+/*
+ * Durable data (on the modelled media) reaches the image in batches, not
+ * one synchronous image write per durable write: when the batch holds
+ * this many bytes or extents, when its oldest data has waited this long
+ * in host time, and whenever the image must equal the media (the VM
+ * stops, the power is cut, the node closes).  A QEMU killed outright
+ * (SIGKILL) leaves the image without the batch.
+ */
+#define HDD_UNWRITTEN_MAX_BYTES     (1024 * 1024)
+#define HDD_UNWRITTEN_MAX_EXTENTS   256
+#define HDD_UNWRITTEN_MAX_MS        50
 
 typedef struct BDRVHddState {
     BlockDriverState *bs;
@@ -98,6 +122,12 @@ typedef struct BDRVHddState {
     QTAILQ_HEAD(, HddReq) reqs; /* every request not yet completed */
     GHashTable *by_tag;         /* tag -> HddReq, for submitted ones */
     HddMap *map;                /* data the model's cache holds */
+    HddMap *unwritten;          /* durable, not yet on the image */
+    HddMap *writing;            /* the batch being written, or NULL */
+    uint64_t write_outs;        /* batches written (or started) so far */
+    CoQueue write_out_done;     /* untimed requests waiting for a batch */
+    QEMUTimer write_out_timer;  /* QEMU_CLOCK_REALTIME: the batch's age */
+    VMChangeStateEntry *vm_state; /* the VM's stop writes the batch out */
     HddState state;
     QEMUBH *ff_bh;              /* hdd_fast_forward_bh() */
     QEMUBH *cut_bh;             /* hdd_cut_bh() */

@@ -219,7 +219,8 @@ static void test_nvme_fua(void)
     g_assert_cmpuint(node_stat(r, "d1", "fua-writes"), ==, 1);
     g_assert_cmpuint(node_stat(r, "d1", "writes"), ==, 2);
 
-    /* the FUA write is on the image already, before any flush */
+    /* the FUA write is on the image once the VM stops, without a flush */
+    vm_stop(r);
     read_image(r->img1, 5000 * 512, buf, sizeof(buf));
     fill(want, sizeof(want), 4);
     g_assert_cmpmem(buf, sizeof(buf), want, sizeof(want));

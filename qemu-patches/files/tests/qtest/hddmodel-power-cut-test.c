@@ -5,8 +5,8 @@
  * again, and it comes back), with requests in flight, in the
  * host queue, held back by the block layer, arriving while the driver
  * delivers events or runs the model forward on its own; and the clean
- * shutdown that loses nothing.  Afterwards the image holds exactly what
- * the modelled media holds.
+ * shutdown that loses nothing.  From the cut on (and whenever the VM
+ * stops) the image holds exactly what the modelled media holds.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -63,6 +63,8 @@ static void test_power_cut(void)
     g_assert_cmpint(qdict_get_int(ret, "lost-bytes"), ==, sizeof(b));
     g_assert_cmpint(qdict_get_int(ret, "cached-bytes"), ==, sizeof(b));
     qobject_unref(resp);
+    /* a is durable: the cut has written it to the image */
+    assert_cut_image(img, a);
 
     /* after the cut the drive reads what its media holds */
     vblk_io(r, VIRTIO_BLK_T_IN, 3000, got, sizeof(got), &t0);
@@ -130,6 +132,8 @@ static void scheduled_cut(bool by_request)
     qobject_unref(qtest_qmp_assert_failure_ref(
         r->qts, "{'execute': 'hddmodel-power-cut',"
         " 'arguments': {'node-name': 'd0'}}"));
+    /* the image equals the media at the cut, not only once QEMU quits */
+    assert_cut_image(img, a);
     rig_stop(r);
     assert_cut_image(img, a);
     unlink(img);
@@ -323,6 +327,44 @@ static void test_clean_shutdown(void)
     unlink(img);
 }
 
+/*
+ * Durable data reaches the image in batches: all of it when the VM stops,
+ * and, while it runs, after at most HDD_UNWRITTEN_MAX_MS of host time
+ * (what a QEMU killed outright can lose).  Meanwhile the guest reads it
+ * from the batch.
+ */
+static void test_write_out(void)
+{
+    g_autofree char *img = make_image();
+    Rig *r = rig_start(img, false);     /* write-through: all durable */
+    uint8_t a[4096], b[4096], got[4096];
+    int64_t t0;
+    int i;
+
+    fill(a, sizeof(a), 31);
+    fill(b, sizeof(b), 32);
+    vblk_setup(r);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 2000, a, sizeof(a), &t0);
+    vblk_io(r, VIRTIO_BLK_T_IN, 2000, got, sizeof(got), &t0);
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+    vm_stop(r);
+    read_image(img, 2000 * 512, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
+    vm_cont(r);
+
+    /* the clock stands still now: only host time writes b out */
+    vblk_io(r, VIRTIO_BLK_T_OUT, 3000, b, sizeof(b), &t0);
+    for (i = 0; i < 1000; i++) {
+        read_image(img, 3000 * 512, got, sizeof(got));
+        if (!memcmp(got, b, sizeof(b))) {
+            break;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_cmpint(i, <, 1000);
+    rig_end(r);
+}
+
 #define CUT_PAIRS 30            /* write + flush: 150 descriptors */
 
 /*
@@ -413,6 +455,7 @@ int main(int argc, char **argv)
         qtest_add_func("/hddmodel/power-cut/qmp", test_power_cut);
         qtest_add_func("/hddmodel/power-cut/clean-shutdown",
                        test_clean_shutdown);
+        qtest_add_func("/hddmodel/power-cut/write-out", test_write_out);
         qtest_add_func("/hddmodel/power-cut/at-request", test_cut_at_request);
         qtest_add_func("/hddmodel/power-cut/at-time", test_cut_at_time);
         qtest_add_func("/hddmodel/power-cut/every", test_cut_every);

@@ -100,7 +100,10 @@ static void test_determinism(void)
     g_assert_cmpmem(a, sizeof(a), b, sizeof(b));
 }
 
-/* write-cache=off: every write is on the image when it completes. */
+/*
+ * write-cache=off: every write is durable when it completes, on the image
+ * once the VM stops.
+ */
 static void test_write_through(void)
 {
     Rig *r = rig_start(NULL, false);
@@ -114,6 +117,7 @@ static void test_write_through(void)
     g_assert_cmpint(t, ==, oracle_request(o, t0, HWM_OP_WRITE, 0, 6000 * 512,
                                           sizeof(a)));
     g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 0);
+    vm_stop(r);
     read_image(r->img, 6000 * 512, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
     oracle_free(o);
