@@ -99,7 +99,11 @@ def apt_calls(log):
 
 BUILD_START = re.compile(r"^platter: \[build (\d+)/(\d+)\] (.+) \.\.\.$")
 BUILD_READY = re.compile(r"^platter: \[build (\d+)/(\d+)\] (.+): ready \(([\d.]+) s\)$")
-CELL_DONE = re.compile(r"^\[(\d+)/(\d+)\] ")
+# a cell's result line, "[3/12] CELL-ID: ..."; not a build's ninja line,
+# "[3/23] Compiling C object ..." (a cold initramfs build prints those)
+CELL_DONE = re.compile(r"^\[(\d+)/(\d+)\] [\w.+-]+: ")
+assert CELL_DONE.match("[1/12] seq.st20000nm007d.nvme.base: guest 119.9 IOPS")
+assert not CELL_DONE.match("[1/23] Compiling C object guest-tests/blk-soak.p/x.c.o")
 
 
 def run_compare(cmd, clone, env, log):
