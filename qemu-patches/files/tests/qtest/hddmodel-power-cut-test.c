@@ -178,6 +178,7 @@ static void test_cut_every(void)
     int64_t t_cut = 1000000000 + (int64_t)(hwm_splitmix64(&rng) % 2000000000);
     uint8_t a[4096], b[4096], z[4096] = { 0 }, got[4096];
     int64_t t_fail, t;
+    uint64_t cached;
 
     fill(a, sizeof(a), 31);
     fill(b, sizeof(b), 32);
@@ -189,10 +190,13 @@ static void test_cut_every(void)
     vblk_io(r, VIRTIO_BLK_T_OUT, 3000, b, sizeof(b), &t);
     step(r, t_cut - 1 - now(r));
     g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 0);
-    g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, sizeof(b));
+    /* (a drive whose idle write-back starts sooner, flash, has b on its
+     * media by now: then the cut has nothing to drop) */
+    cached = node_stat(r, "d0", "cached-bytes");
+    g_assert_true(cached == 0 || cached == sizeof(b));
     step(r, 1);
     g_assert_cmpuint(node_stat(r, "d0", "power-cuts"), ==, 1);
-    g_assert_cmpuint(node_stat(r, "d0", "lost-bytes"), ==, sizeof(b));
+    g_assert_cmpuint(node_stat(r, "d0", "lost-bytes"), ==, cached);
     g_assert_cmpuint(node_stat(r, "d0", "cached-bytes"), ==, 0);
 
     /* the cut found nothing in flight: the first request fails ... */
@@ -207,7 +211,7 @@ static void test_cut_every(void)
     /* back in power-on state: what the media holds */
     g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_IN, 3000, got, &t), ==,
                     VIRTIO_BLK_S_OK);
-    g_assert_cmpmem(got, sizeof(got), z, sizeof(z));
+    g_assert_cmpmem(got, sizeof(got), cached ? z : b, sizeof(got));
     g_assert_cmpint(cycle_try(r, VIRTIO_BLK_T_IN, 2000, got, &t), ==,
                     VIRTIO_BLK_S_OK);
     g_assert_cmpmem(got, sizeof(got), a, sizeof(a));
