@@ -26,7 +26,9 @@ UNSEEN_CUTS_MAX = 1
 
 def check_args(a):
     """What the guest would refuse, refused before anything is built."""
-    experiment.check_variant(a.kernel, "soak: --kernel", experiment.variants())
+    # any kernel spec (a variant, tree:, patches:, bzimage:), as compare takes
+    k = experiment.check_kernel(a.kernel, "soak: --kernel", os.getcwd())
+    a.kernel, a.kernel_label = experiment.kernel_run_spec(k), k["label"]
     experiment.check_profile(a.profile, "soak: --profile", os.getcwd())
     if a.slice_kib % 4:
         raise SystemExit(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
