@@ -6,6 +6,8 @@ the test sets, so each check knows the model value and can assert the
 verdict and whether the run fails: a miss and an expected miss that now
 passes must fail the run, a listed miss and a passing test must not, and
 a profile key that is neither a data-sheet figure nor in FITTED must.
+Every drive needs a row for every test kind: a measured test, or an
+UNSOURCED entry saying what was searched, shown without a model run.
 """
 import contextlib
 import importlib.machinery
@@ -69,15 +71,23 @@ def one_test(**extra):
     return {"fake": dict(name="Fake", drive_class="test", tests=[t])}
 
 
+def searched_rest(drives):
+    """An UNSOURCED entry for every kind a drive has no test of."""
+    return {drive: {k: "searched somewhere" for k in V.KINDS
+                    if k not in {t["kind"] for t in d["tests"]}}
+            for drive, d in drives.items()}
+
+
 @contextlib.contextmanager
-def tables(drives, misses=None, fitted=None):
-    saved = V.DRIVES, V.EXPECTED_MISSES, V.FITTED
+def tables(drives, misses=None, fitted=None, unsourced=None):
+    saved = V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED
     V.DRIVES, V.EXPECTED_MISSES, V.FITTED = drives, misses or {}, fitted or {}
+    V.UNSOURCED = searched_rest(drives) if unsourced is None else unsourced
     try:
         V.check_tables()
         yield
     finally:
-        V.DRIVES, V.EXPECTED_MISSES, V.FITTED = saved
+        V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED = saved
 
 
 def run(sim):
@@ -99,6 +109,23 @@ def check_within_target(tmp):
         rows, bad = run(sim)
     assert rows[0]["verdict"] == "ok" and abs(rows[0]["error"] - 0.05) < 1e-9, rows
     assert bad == [], bad
+
+
+def check_unsourced_rows(tmp):
+    sim, log = setup(tmp, 10.0)
+    with tables(one_test()):
+        rows, bad = run(sim)
+    rest = [r for r in rows if r["test"] != "rr"]
+    assert [r["kind"] for r in rest] == [k for k in V.KINDS if k != "qd1-randread"], rest
+    assert all(r["verdict"] == V.NO_SOURCE and r["measured"] is None
+               and r["model"] is None and r["searched"] for r in rest), rest
+    assert bad == [], bad
+    # one fio run, for the measured test; the unsourced rows run nothing
+    calls = [json.loads(x) for x in open(log)]
+    assert sum("--workload" in c for c in calls) == 1, calls
+    md = V.table(rows, True)
+    assert sum(V.NO_SOURCE in line and "| - | - | - |" in line
+               for line in md) == len(rest), md
 
 
 def check_miss_fails(tmp):
@@ -176,14 +203,30 @@ def check_bad_tables():
                            (one_test(source=""), {}),
                            (one_test(kind="flush-after-n"), {}),
                            (one_test(metric="flush_ms"), {})):
-        err = io.StringIO()
-        try:
-            with contextlib.redirect_stderr(err), tables(drives, misses):
-                pass
-        except SystemExit as e:
-            assert e.code == 2 and err.getvalue().count("\n") == 1, err.getvalue()
-        else:
-            raise AssertionError(f"accepted {drives} {misses}")
+        expect_refused(drives, misses)
+    rest = searched_rest(one_test())["fake"]
+    # a kind with neither a test nor an UNSOURCED entry; one with both; an
+    # entry that says nothing of the search; one for an unknown drive;
+    # one for an unknown kind
+    for unsourced in ({"fake": {k: v for k, v in rest.items()
+                                if k != "flush-after-n"}},
+                      {"fake": dict(rest, **{"qd1-randread": "x"})},
+                      {"fake": dict(rest, **{"flush-after-n": ""})},
+                      {"fake": rest, "other": {"seq-read": "x"}},
+                      {"fake": dict(rest, nosuch="x")}):
+        expect_refused(one_test(), {}, unsourced)
+
+
+def expect_refused(drives, misses, unsourced=None):
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), tables(drives, misses,
+                                                     unsourced=unsourced):
+            pass
+    except SystemExit as e:
+        assert e.code == 2 and err.getvalue().count("\n") == 1, err.getvalue()
+    else:
+        raise AssertionError(f"accepted {drives} {misses} {unsourced}")
 
 
 def check_shipped_tables():
@@ -192,6 +235,7 @@ def check_shipped_tables():
 
 tap.run([("verdicts", lambda tmp: check_verdicts()),
          ("within target: ok", check_within_target),
+         ("unsourced kinds: a row each, nothing run", check_unsourced_rows),
          ("miss fails the run", check_miss_fails),
          ("listed miss passes", check_expected_miss_passes),
          ("listed miss that passes fails the run", check_expected_miss_that_passes_fails),
