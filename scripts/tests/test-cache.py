@@ -173,6 +173,22 @@ def test_builds_find_the_import(tmp):
     assert not os.listdir(os.path.join(b, "qemu", "src"))   # nothing downloaded
 
 
+def test_is_cached(tmp):
+    """build-kernel --is-cached answers from the cache alone: platter asks
+    it before starting the kernel source's download beside QEMU's build."""
+    a = os.path.join(tmp, "a")
+    populate(a)
+    env = dict(os.environ, PLATTER_CACHE=a, http_proxy="http://127.0.0.1:9")
+
+    def rc(spec):
+        return subprocess.run([os.path.join(SCRIPTS, "build-kernel"), "--is-cached", spec],
+                              capture_output=True, env=env, timeout=60).returncode
+    assert rc("base") == 0 and rc("fops") == 0
+    assert rc("xfs") == 1, "an output without info is not complete"
+    assert rc("all") == 1
+    assert not os.path.exists(os.path.join(a, "kernel", "debs")), "--is-cached downloaded"
+
+
 def test_lookup_does_not_wait_for_a_build(tmp):
     """A cached QEMU is found while another build holds the build lock
     (a lookup once queued behind someone's --dev-tree build for minutes)."""
@@ -363,7 +379,7 @@ def test_complete_entry_never_overwritten(tmp):
     assert not os.path.exists(os.path.join(d, "qemu"))
 
 
-tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_builds_find_the_import,
+tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_builds_find_the_import, test_is_cached,
                                     test_lookup_does_not_wait_for_a_build, test_xz_and_gzip,
                                     test_nothing_to_export, test_refusals,
                                     test_truncated_and_not_an_archive,
