@@ -56,8 +56,9 @@ with_lock() {
 }
 
 # Kernel variants: guest-tests/kernel/variants, the one place that names
-# them ("NAME: PATCH..." per line).  variant_patches NAME prints NAME's
-# patches and fails for an unknown name; variant_names lists the names.
+# them ("NAME: PATCH... [| BEHAVIOUR...]" per line).  variant_patches NAME
+# prints NAME's patches and fails for an unknown name; variant_names lists
+# the names; variant_table prints "NAME:PATCH... | BEHAVIOUR..." lines.
 variants_file=$platter_root/guest-tests/kernel/variants
 variant_table() {
     sed -e 's/#.*//' "$variants_file" |
@@ -65,5 +66,6 @@ variant_table() {
 }
 variant_names() { variant_table | cut -d: -f1; }
 variant_patches() {
-    variant_table | awk -F: -v v="$1" '$1 == v { print $2; found = 1 } END { exit !found }'
+    variant_table | awk -F: -v v="$1" '$1 == v { sub(/\|.*/, "", $2); print $2; found = 1 }
+        END { exit !found }'
 }

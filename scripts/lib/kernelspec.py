@@ -18,15 +18,24 @@ platter's own fragment (guest-tests/kernel/platter.config, whose every line
 must survive).  Paths are relative to base_dir (the experiment file's
 directory, or the current one on a command line) and may start with ~.
 
+Patches are checked when the spec is loaded, before anything is built: a
+patches: spec's and a variant's patches are applied with patch -p1, as the
+build applies them, to copies of the files they touch from their source
+(the tree's revision, or the pinned source once it is extracted in the
+cache); the first that fails is one error naming it and its first failing
+hunk's file.
+
 Used as a module by scripts/platter and as a command by build-kernel and
 run-guest:
   kernelspec.py check SPEC   exit 0, or one line on stderr and exit 1
   kernelspec.py shell SPEC   the resolved spec as shell assignments (k_*)
   kernelspec.py label SPEC   the name a spec goes by in cell ids
 """
+import functools
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +47,7 @@ KINDS = ("tree", "patches", "bzimage")
 SYNTAX = ("a variant name, tree:PATH[@REV], patches:PATH[@tree:PATH@REV] "
           "or bzimage:PATH")
 PATCH_SUFFIXES = (".patch", ".diff", ".mbox")
+PATCH_DIR = os.path.join(ROOT, "guest-tests", "kernel", "patches")
 CONFIG_LINE = re.compile(r"CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set|#.*|\s*")
 
 
@@ -45,14 +55,43 @@ class Error(Exception):
     """What is wrong with a spec, in one line."""
 
 
-def variants():
-    """Kernel variant names: scripts/build-kernel --list reads
-    guest-tests/kernel/variants, the one place that defines them."""
-    p = subprocess.run([os.path.join(ROOT, "scripts", "build-kernel"), "--list"],
+def _build_kernel(*args):
+    p = subprocess.run([os.path.join(ROOT, "scripts", "build-kernel"), *args],
                        stdout=subprocess.PIPE, text=True)
     if p.returncode != 0:
-        raise SystemExit("platter: scripts/build-kernel --list failed")
-    return p.stdout.split()
+        raise SystemExit(f"platter: scripts/build-kernel {' '.join(args)} failed")
+    return p.stdout
+
+
+@functools.lru_cache(maxsize=None)
+def variant_table():
+    """{variant: (patch files, declared behaviours)}: scripts/build-kernel
+    --table reads guest-tests/kernel/variants, the one place that defines
+    them ("NAME: PATCH... | BEHAVIOUR...")."""
+    table = {}
+    for line in _build_kernel("--table").splitlines():
+        name, _, rest = line.partition(":")
+        patches, _, declares = rest.partition("|")
+        table[name] = ([os.path.join(PATCH_DIR, p) for p in patches.split()],
+                       declares.split())
+    return table
+
+
+def variants():
+    """Kernel variant names, in the variants file's order."""
+    return list(variant_table())
+
+
+def variant_declares(name):
+    """What a variant declares about its I/O path (the variants file)."""
+    return variant_table()[name][1]
+
+
+@functools.lru_cache(maxsize=None)
+def pinned_source():
+    """The pinned Linux source's directory when it is extracted in the
+    cache, else None (nothing is downloaded to check a spec)."""
+    return _build_kernel("--print-source").strip() or None
 
 
 def label(text):
@@ -97,6 +136,8 @@ def parse(text, base_dir="", known=None):
         if text not in known:
             raise Error(f"unknown kernel '{text:.60}' (a variant: {', '.join(known)}; "
                         f"or tree:PATH[@REV], patches:PATH[@tree:PATH@REV], bzimage:PATH)")
+        if base_dir is not None and text in variant_table():
+            _check_applies(variant_table()[text][0], None, f"variant '{text}': ")
         return {"kind": "variant", "spec": text, "label": text, "name": text}
     kind, _, rest = text.partition(":")
     if kind not in KINDS:
@@ -192,29 +233,91 @@ def _resolve_patches(k):
             raise Error(f"patch '{f}': not a patch (no diff in it)")
     k["files"] = files
     k["sha256"] = [sha256(f) for f in files]
-    if "base" in k:
-        _check_applies(files, k["base"])
+    _check_applies(files, k.get("base"))
 
 
-def _check_applies(files, tree):
-    """Each patch applies, in order, to the tree's revision: git apply on a
-    scratch index (new blobs in a scratch object directory), so neither the
-    user's checkout nor their repository is touched."""
+def touched(files):
+    """The source files the patches change, as paths in the tree (-p1):
+    what a check must copy before it applies them."""
+    paths = []
+    for f in files:
+        with open(f, "rb") as fh:
+            body = fh.read()
+        for m in re.finditer(rb"^(?:---|\+\+\+) ([^\t\n]+)", body, re.M):
+            name = m.group(1).decode("utf-8", "replace").strip()
+            _, slash, rel = name.partition("/")
+            rel = os.path.normpath(rel) if slash else ""
+            if name != "/dev/null" and rel and not rel.startswith(("/", "..")) \
+                    and rel not in paths:
+                paths.append(rel)
+    return paths
+
+
+def _copy_source(paths, tree, dest):
+    """The files of paths that exist in the source (a tree's commit, else
+    the pinned source in the cache) into dest; False without a source."""
+    if tree is None:
+        src = pinned_source()
+        if src is None:
+            return False
+        for rel in paths:
+            if os.path.isfile(os.path.join(src, rel)):
+                os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+                shutil.copyfile(os.path.join(src, rel), os.path.join(dest, rel))
+        return True
+    git = ["--git-dir", tree["gitdir"]]
+    rc, listed, err = _git(git + ["ls-tree", "-r", "-z", "--name-only", tree["commit"], "--",
+                                  *paths])
+    if rc != 0:
+        raise Error(f"tree '{tree['path']}': cannot read {tree['rev']}: {err[:200]}")
+    for rel in filter(None, listed.split("\0")):
+        p = subprocess.run(["git", *git, "cat-file", "blob", f"{tree['commit']}:{rel}"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+        with open(os.path.join(dest, rel), "wb") as f:
+            f.write(p.stdout)
+    return True
+
+
+def _first_failure(out):
+    """The first failing hunk (and its file) in GNU patch's output."""
+    current = None
+    for line in out.splitlines():
+        m = re.match(r"(?:patching|checking) file '?(.*?)'?$", line)
+        if m:
+            current = m.group(1)
+        m = re.match(r"Hunk #(\d+) FAILED", line)
+        if m:
+            return f"hunk #{m.group(1)} of {current} fails"
+        if line.startswith("can't find file to patch"):
+            return "a file it patches is not in the source"
+        if "Reversed (or previously applied) patch detected" in line:
+            return f"{current} already has it (reversed or applied)"
+    return (out.strip().splitlines() or ["patch failed"])[-1][:200]
+
+
+def _check_applies(files, tree, who=""):
+    """Each patch applies, in order, to its source (the tree's revision,
+    else the pinned source when the cache has it extracted) as the build
+    applies it (patch -p1), to copies of the files it touches: neither the
+    user's checkout nor their repository nor the cache is written."""
+    where = (f"tree '{tree['path']}' at '{tree['rev']}'" if tree else
+             f"the pinned source (linux-source-7.3 {os.path.basename(pinned_source() or '')})")
     with tempfile.TemporaryDirectory(prefix="platter-apply-") as tmp:
-        env = dict(os.environ, GIT_INDEX_FILE=os.path.join(tmp, "index"),
-                   GIT_OBJECT_DIRECTORY=os.path.join(tmp, "objects"),
-                   GIT_ALTERNATE_OBJECT_DIRECTORIES=os.path.join(tree["gitdir"], "objects"))
-        os.makedirs(env["GIT_OBJECT_DIRECTORY"])
-        git = ["--git-dir", tree["gitdir"]]
-        rc, _, err = _git(git + ["read-tree", tree["commit"]], env=env)
-        if rc != 0:
-            raise Error(f"tree '{tree['path']}': cannot read {tree['rev']}: {err[:200]}")
+        if not _copy_source(touched(files), tree, tmp):
+            return   # no source yet: build-kernel checks after the download
         for f in files:
-            rc, _, err = _git(git + ["apply", "--cached", f], env=env)
-            if rc != 0:
-                why = (err.splitlines() or ["git apply failed"])[0]
-                raise Error(f"patch '{f}' does not apply to tree '{tree['path']}' at "
-                            f"'{tree['rev']}': {why}")
+            try:
+                p = subprocess.run(["patch", "-d", tmp, "-p1", "--batch", "--forward",
+                                    "--no-backup-if-mismatch", "--reject-file=-", "-i",
+                                    os.path.abspath(f)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   errors="replace")
+            except OSError as e:
+                raise Error(f"cannot run patch: {e.strerror} (apt-get install patch)")
+            if p.returncode != 0:
+                raise Error(f"{who}patch '{f}' does not apply to {where}: "
+                            f"{_first_failure(p.stdout)}")
 
 
 def _check_config(path):

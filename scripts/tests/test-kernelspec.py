@@ -120,10 +120,68 @@ def test_patches_apply_check(tmp):
     assert git(t, "status", "--porcelain") == ""
 
 
+def fake_pinned_source(tmp):
+    """A cache whose extracted pinned source is a block/fops.c alone (what
+    build-kernel --print-source finds: no download), made the one the
+    checks use; returns a function that puts the real one back."""
+    cache = os.path.join(tmp, "cache")
+    src = os.path.join(cache, "kernel", "src", "7.3.4-1~bpo13+1")
+    write(os.path.join(src, "block", "fops.c"), "int a;\nint b;\nint c;\n")
+    write(os.path.join(src, ".platter-complete"), "")
+    old = os.environ.get("PLATTER_CACHE")
+    os.environ["PLATTER_CACHE"] = cache
+    kernelspec.pinned_source.cache_clear()
+
+    def restore():
+        if old is None:
+            os.environ.pop("PLATTER_CACHE")
+        else:
+            os.environ["PLATTER_CACHE"] = old
+        kernelspec.pinned_source.cache_clear()
+    return src, restore
+
+
+def test_patches_on_pinned_source_checked_at_load(tmp):
+    src, restore = fake_pinned_source(tmp)
+    try:
+        assert kernelspec.pinned_source() == src
+        good = patch(tmp, "good.patch", "int b;", "int bb;")
+        stale = patch(tmp, "stale.patch", "int B;", "int BB;")
+        assert kernelspec.parse(f"patches:{good}", tmp, VARIANTS)["files"] == [good]
+        why = error(f"patches:{stale}", tmp)
+        assert why == (f"patch '{stale}' does not apply to the pinned source (linux-source-7.3 "
+                       "7.3.4-1~bpo13+1): hunk #1 of block/fops.c fails"), why
+        # in order: the second patch sees the first's change
+        then = patch(tmp, "then.patch", "int bb;", "int bbb;")
+        series = os.path.join(tmp, "series")
+        os.makedirs(series)
+        for i, f in enumerate((good, then)):
+            os.link(f, os.path.join(series, f"000{i}.patch"))
+        kernelspec.parse(f"patches:{series}", tmp, VARIANTS)
+        # a variant's patches too: fops's do not apply to this source
+        why = error("fops", tmp)
+        assert why.startswith("variant 'fops': patch '") and \
+            "fops-1-skip-redundant-flush.patch' does not apply to the pinned source" in why and \
+            "of block/fops.c fails" in why, why
+        kernelspec.parse("base", tmp, VARIANTS)
+        # the pinned source is only read
+        with open(os.path.join(src, "block", "fops.c")) as f:
+            assert f.read() == "int a;\nint b;\nint c;\n"
+        # on the command line: one line, before any build
+        p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", "--base",
+                            "base", "--patched", f"patches:{stale}", "--sim-only", "--sim", SIM,
+                            "--out", os.path.join(tmp, "out")], capture_output=True, text=True)
+        assert p.returncode == 1 and p.stderr.count("\n") == 1 and \
+            "stale.patch' does not apply to the pinned source" in p.stderr, p.stderr
+        assert not os.path.exists(os.path.join(tmp, "out"))
+    finally:
+        restore()
+
+
 def test_patch_directory_in_order(tmp):
     d = os.path.join(tmp, "series")
     for name in ("0002-b.patch", "0001-a.patch", "notes.txt"):
-        write(os.path.join(d, name), "--- a/x\n+++ b/x\n")
+        write(os.path.join(d, name), f"--- /dev/null\n+++ b/new-{name}\n@@ -0,0 +1 @@\n+x\n")
     k = kernelspec.parse(f"patches:{d}", tmp, VARIANTS)
     assert [os.path.basename(f) for f in k["files"]] == ["0001-a.patch", "0002-b.patch"]
     os.makedirs(os.path.join(tmp, "empty"))
