@@ -31,8 +31,12 @@ IMAGE_BYTES = 200 << 30
 
 # What a kernel declares about its I/O path: the sim's policy follows from
 # these and from what the device advertises, never from a kernel's name.
-# An experiment's "kernels" maps a kernel to the behaviours it declares;
-# a kernel that declares none behaves as the pinned kernel does.
+# A variant declares them in guest-tests/kernel/variants; an experiment's
+# "kernels" (or compare's --base-declares/--patched-declares) maps a kernel
+# to the behaviours it declares, replacing a variant's own.  A kernel that
+# declares an empty list behaves as the pinned kernel does; a tree:,
+# patches: or bzimage: kernel that declares nothing gets no sim prediction
+# (platter cannot know what a user's kernel does).
 KERNEL_DECLARES = {
     "dsync_fua_no_flush":
         "an O_DSYNC direct write is not followed by generic_write_sync()'s flush "
@@ -40,6 +44,9 @@ KERNEL_DECLARES = {
     "dsync_fua_native_only":
         "O_DSYNC direct writes carry REQ_FUA only when the device advertises FUA, "
         "else one flush after the write (fops v2 2/2)",
+    "dsync_no_flush_without_fua":
+        "an O_DSYNC direct write that went out without REQ_FUA is not followed by a "
+        "flush either (fops-broken, on purpose: the write stays in the volatile cache)",
     "fsync_flush_share":
         "fsync skips its cache flush when a flush submitted after its write "
         "completed has finished (xfs series 2/2; platter-sim --flush-share)",
@@ -339,13 +346,17 @@ def dsync_policy(declares, dev):
     --policy).  The kernel sets REQ_FUA (unless it declares
     dsync_fua_native_only and the device has no FUA) and follows the write
     with generic_write_sync()'s flush (unless it declares
-    dsync_fua_no_flush and the write carried REQ_FUA); blk-flush turns
+    dsync_fua_no_flush and the write carried REQ_FUA, or
+    dsync_no_flush_without_fua and it did not); blk-flush turns
     REQ_FUA into a post-flush on a device without FUA, and QEMU's block
     layer does the same for a drive without native FUA."""
     if not write_cache(dev):
         return "write"   # no write cache: FUA and flushes are dropped
     fua_bit = guest_fua(dev) or "dsync_fua_native_only" not in declares
-    sync_flush = "dsync_fua_no_flush" not in declares or not fua_bit
+    sync_flush = ("dsync_fua_no_flush" not in declares if fua_bit else
+                  "dsync_no_flush_without_fua" not in declares)
+    if not fua_bit and not sync_flush:
+        return "write"
     if fua_bit and guest_fua(dev) and drive_fua(dev):
         return "fua+flush" if sync_flush else "fua"
     # the write, and a flush for the emulated FUA or the sync (or both)
@@ -476,8 +487,7 @@ def check_experiment(spec, where, base_dir=None):
     kernels = spec.get("kernels", {})
     check_keys(kernels, f"{where}: kernels", (), tuple(v for p in spec["pairs"] for v in p))
     for k, declares in kernels.items():
-        check_list(declares, f"{where}: kernels.{k}",
-                   lambda d, w: choices(w, d, tuple(KERNEL_DECLARES)), nonempty=False)
+        check_declares(declares, f"{where}: kernels.{k}")
     check_list(spec["devices"], f"{where}: devices")
     check_devices(spec["devices"], where, base_dir)
     names = [device_name(d) for d in spec["devices"]]
@@ -513,13 +523,29 @@ def check_experiment(spec, where, base_dir=None):
     out = Spec(spec)
     out.base_dir = base_dir
     out.kernels = {v: kernel_run_spec(k) for v, k in resolved.items()}
+    # what each kernel declares, as the report records it: its entry in
+    # "kernels", else a variant's own (guest-tests/kernel/variants); a
+    # kernel in neither declares nothing and gets no sim prediction
+    declared = dict(kernels)
+    for v, k in resolved.items():
+        if v not in declared and k["kind"] == "variant":
+            declared[v] = kernelspec.variant_declares(v)
+    if declared:
+        out["kernels"] = {v: declared[v] for v in resolved if v in declared}
     return out
+
+
+def check_declares(declares, where):
+    """A kernel's declared behaviours: names from KERNEL_DECLARES."""
+    return check_list(declares, where, lambda d, w: choices(w, d, tuple(KERNEL_DECLARES)),
+                      nonempty=False)
 
 
 class Spec(dict):
     """An experiment spec; base_dir is where its relative file paths start
     (None for a spec read back from a report); kernels maps each kernel of
-    its pairs to the spec run-guest is given."""
+    its pairs to the spec run-guest is given.  Its "kernels" holds what
+    each kernel declares, a variant's own filled in."""
     base_dir = None
     kernels = {}
 
@@ -540,11 +566,12 @@ def check_seed(seed, where):
                     bad(f"{w}.{k}", f"{v!r:.60} is not a non-negative number")
 
 
-def default_matrix(base, patched):
+def default_matrix(base, patched, declares=None):
     """The matrix `platter compare --base K --patched K` runs without an
     experiment file: O_DSYNC 4 KiB direct writes, sequential and random,
     on the st20000nm007d profile behind each front end (NVMe and scsi-hd
-    with native FUA, virtio-blk without).  Paths in the specs start at the
+    with native FUA, virtio-blk without).  declares: {kernel: behaviours}
+    (--base-declares/--patched-declares).  Paths in the specs start at the
     current directory."""
     spec = {"name": "compare",
             "description": f"{base} against {patched}: O_DSYNC 4 KiB direct writes on the "
@@ -557,6 +584,8 @@ def default_matrix(base, patched):
                           {"name": "rand", "test": "dsync",
                            "args": ["--pattern", "rand", "--span", "100G"]}],
             "runtime": 10}
+    if declares:
+        spec["kernels"] = declares
     return check_experiment(spec, "--base/--patched", base_dir=os.getcwd())
 
 
@@ -633,7 +662,7 @@ def cells(exp):
                                 "profile": profile_label(prof),
                                 "profile_arg": profile_arg(prof, base_dir),
                                 "workload": wl, "host_file": host_file,
-                                "declares": exp.get("kernels", {}).get(v, [])})
+                                "declares": exp.get("kernels", {}).get(v)})
     return out
 
 
@@ -744,6 +773,10 @@ def sim_plan(cell, runtime, sim):
     why platter-sim has no prediction for it)."""
     dev, wl = cell["device"], cell["workload"]
     kind = wl.get("sim_workload") or SIM_DEFAULT.get(wl.get("test"))
+    if kind and cell.get("declares") is None:
+        return None, (f"kernel '{cell['variant']}' declares nothing about its I/O path, so "
+                      "platter cannot know what it does (declare it: the experiment's "
+                      "\"kernels\", or compare --base-declares/--patched-declares)")
     if not kind:
         return None, {"fio": "a fio job file: platter-sim has no equivalent",
                       "script": "a script: platter-sim has no equivalent"}.get(
@@ -759,12 +792,12 @@ def sim_plan(cell, runtime, sim):
     if "queue_depth" in dev:
         cmd += ["--queue-depth", str(dev["queue_depth"])]
     if kind == "dsync":
-        cmd += ["--policy", dsync_policy(cell.get("declares", []), dev)]
+        cmd += ["--policy", dsync_policy(cell["declares"], dev)]
         args = wl.get("args", [])
         for opt in ("--pattern", "--span", "--bs"):
             if opt in args:
                 cmd += [opt, args[args.index(opt) + 1]]
-    elif kind == "fsync-append" and "fsync_flush_share" in cell.get("declares", []):
+    elif kind == "fsync-append" and "fsync_flush_share" in cell["declares"]:
         cmd += ["--flush-share"]
     cmd += extra_options(cmd, wl.get("sim_args", []))
     if kind == "fsync-append":

@@ -246,9 +246,12 @@ def write(outdir, exp, cells, meta):
 
     md = [f"# {exp['name']}", "", exp.get("description", ""), ""]
     md += [f"- {k}: {v}" for k, v in sorted(meta.items())] + [""]
-    kernels = sorted(exp.get("kernels", {}).items())
-    md += [f"- kernel {k} declares: {', '.join(d) or 'nothing'}" for k, d in kernels]
-    md += [""] if kernels else []
+    declared = exp.get("kernels", {})
+    kernels = list(dict.fromkeys(v for pair in exp["pairs"] for v in pair))
+    md += [f"- kernel {k} declares: " + (
+        (", ".join(declared[k]) or "nothing (the pinned kernel's I/O path)") if k in declared
+        else f"nothing platter can know ({NO_SIM})") for k in kernels]
+    md += [""]
     labels, bars = [], [[], [], [], []]
     for wl, prof, dev, b, p in pair_rows(exp, cells):
         base, patched = b["variant"] if b else "?", p["variant"] if p else "?"

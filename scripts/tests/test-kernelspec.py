@@ -16,7 +16,7 @@ import kernelspec  # noqa: E402
 import tap  # noqa: E402
 
 ROOT = experiment.ROOT
-SIM = sys.argv[1]
+SIM = os.path.abspath(sys.argv[1])
 GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@t", GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
                GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
@@ -285,6 +285,61 @@ def test_compare_base_patched_sim_only(tmp):
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "report", out],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+def sim_policies(out):
+    """{cell id: the sim's --policy, or its reason for no prediction}."""
+    with open(os.path.join(out, "report.json")) as f:
+        doc = json.load(f)
+    return {c["id"]: (c["sim"]["command"].split("--policy ")[1].split()[0]
+                      if c["sim"]["command"] else c["sim"]["no_prediction"])
+            for c in doc["cells"]}
+
+
+def compare_sim_only(tmp, out, *args):
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", *args,
+                        "--workloads", "seq", "--sim-only", "--sim", SIM, "--runtime", "0.2",
+                        "--out", os.path.join(tmp, out)], cwd=tmp, capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    with open(os.path.join(tmp, out, "report.md")) as f:
+        return sim_policies(os.path.join(tmp, out)), p.stderr, f.read()
+
+
+def test_sim_follows_what_kernels_declare(tmp):
+    # a variant declares its behaviour in guest-tests/kernel/variants (fops
+    # was predicted as base by --base/--patched before: nothing declared it)
+    pol, _, _ = compare_sim_only(tmp, "v", "--base", "base", "--patched", "fops")
+    assert pol == {"seq.st20000nm007d.nvme.base": "fua+flush",
+                   "seq.st20000nm007d.nvme.fops": "fua",
+                   "seq.st20000nm007d.scsi-hd-dpofua-on.base": "fua+flush",
+                   "seq.st20000nm007d.scsi-hd-dpofua-on.fops": "fua",
+                   "seq.st20000nm007d.virtio-blk.base": "fua-emulated",
+                   "seq.st20000nm007d.virtio-blk.fops": "write+flush"}, pol
+    # fops-broken keeps no flush for a write without FUA
+    pol, _, _ = compare_sim_only(tmp, "b", "--base", "fops", "--patched", "fops-broken",
+                                 "--devices", "virtio-blk")
+    assert pol["seq.st20000nm007d.virtio-blk.fops-broken"] == "write", pol
+    # a user's kernels declare nothing: no sim prediction, said so
+    t = linux_like(tmp)
+    trees = ("--base", f"tree:{t}@HEAD~", "--patched", f"tree:{t}@HEAD", "--devices", "nvme")
+    pol, err, md = compare_sim_only(tmp, "t", *trees)
+    assert all("declares nothing about its I/O path" in why for why in pol.values()), pol
+    assert err.count("no sim prediction") == 2, err
+    assert "- kernel tree:" in md and "declares: nothing platter can know (no sim " \
+        "prediction)" in md and "| no sim prediction | no sim prediction |" in md, md
+    # unless the user declares it
+    pol, _, md = compare_sim_only(tmp, "d", *trees, "--base-declares", "none",
+                                  "--patched-declares", "dsync_fua_no_flush")
+    assert pol == {"seq.st20000nm007d.nvme.tree-linux-HEAD-": "fua+flush",
+                   "seq.st20000nm007d.nvme.tree-linux-HEAD": "fua"}, pol
+    assert "declares: dsync_fua_no_flush" in md, md
+    # an experiment's "kernels" the same way, and a bad name is refused
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", *trees,
+                        "--patched-declares", "fua", "--sim-only", "--sim", SIM],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "argument --patched-declares: 'fua' is not one of none, " \
+        "dsync_fua_no_flush" in p.stderr, p.stderr
 
 
 tap.run([(name[5:], fn) for name, fn in sorted(globals().items())
