@@ -3,7 +3,10 @@
 What a guest run needs from $PLATTER_CACHE (default /var/cache/platter):
 
   qemu/<key>/                 scripts/build-qemu's install (.complete marks it)
-  kernel/out/<variant>-<key>/ scripts/build-kernel's bzImage, config, info
+  kernel/out/<label>-<key>/   scripts/build-kernel's bzImage, config, info:
+                              every variant's, and with --kernel SPEC a
+                              tree: or patches: kernel's (its label as in
+                              cell ids, its revision resolved to the commit)
   initramfs/<key>/            scripts/build-initramfs's initramfs.cpio
 
 Each key is a hash of the entry's inputs.  This module never computes one:
@@ -13,7 +16,9 @@ the key a build would look up.  Not moved: downloaded sources, build trees
 
 An archive is a compressed tar: manifest.json first, then the entries'
 regular files.  Import takes nothing on trust: the manifest's keys must be
-the current checkout's, every member must be a regular file the manifest
+the current checkout's (a tree: or patches: kernel's only when the import
+names it with --kernel: its key is computed from the importer's own tree
+and patch files), every member must be a regular file the manifest
 names, at a path built from kind, name and key (never from the archive),
 with the size and sha256 the manifest gives; everything is extracted to a
 staging directory inside the cache and verified before any entry is renamed
@@ -72,8 +77,8 @@ class Entry:
     REQUIRED = {"qemu": ("bin/qemu-system-x86_64",), "kernel": ("bzImage", "info"),
                 "initramfs": ("initramfs.cpio",)}
 
-    def __init__(self, kind, name, command):
-        self.kind, self.name, self.command = kind, name, command
+    def __init__(self, kind, name, command, spec=None):
+        self.kind, self.name, self.command, self.spec = kind, name, command, spec
         self.key = run_script(command + ["--print-key"]).strip()
         if not KEY.fullmatch(self.key):
             raise Refused(f"scripts/{' '.join(command)} --print-key printed "
@@ -116,13 +121,36 @@ def run_script(argv):
     return p.stdout
 
 
-def current_entries():
+def current_entries(kernels=()):
     entries = [Entry("qemu", "qemu", ["build-qemu"])]
-    for v in run_script(["build-kernel", "--list"]).split():
+    variants = run_script(["build-kernel", "--list"]).split()
+    for v in variants:
         entries.append(Entry("kernel", v, ["build-kernel", v]))
+    for text in kernels:
+        if text in variants:
+            continue
+        spec, label = kernel_spec(text)
+        if spec not in [e.spec for e in entries]:
+            entries.append(Entry("kernel", label, ["build-kernel", spec], spec))
     entries.append(Entry("initramfs", "initramfs", ["build-initramfs"]))
     entries.append(Entry("initramfs", "initramfs-fio", ["build-initramfs", "--fio"]))
     return entries
+
+
+def kernel_spec(text):
+    """--kernel SPEC: the spec build-kernel is given for a cell (a tree's
+    revision resolved to its commit, absolute paths) and its label: they
+    name the cache entry, as build-kernel names it."""
+    import experiment   # (they import this module)
+    import kernelspec
+    try:
+        k = kernelspec.parse(text, os.getcwd())
+    except kernelspec.Error as e:
+        raise Refused(f"--kernel: {e}")
+    if k["kind"] == "bzimage":
+        raise Refused(f"--kernel {short(text)}: a prebuilt bzImage is not in the cache")
+    spec = experiment.kernel_run_spec(k)
+    return spec, kernelspec.label(spec)
 
 
 def cache_dirs(root):
@@ -153,9 +181,9 @@ def mb(n):
     return f"{n / 1e6:.1f} MB"
 
 
-def cmd_list():
+def cmd_list(kernels=()):
     root = cache_root()
-    entries = current_entries()
+    entries = current_entries(kernels)
     print(f"cache {root}, entries for this checkout's inputs:")
     print(f"  {'kind':10} {'name':14} {'key':16}  state")
     for e in entries:
@@ -288,13 +316,13 @@ def tar_info(name, size, mode, mtime):
     return ti
 
 
-def cmd_export(path):
+def cmd_export(path, kernels=()):
     fmt = archive_format(path)
     root = cache_root()
     out_dir = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(out_dir) or not os.access(out_dir, os.W_OK | os.X_OK):
         raise Refused(f"cannot write {path}: {out_dir} is not a writable directory")
-    entries = current_entries()
+    entries = current_entries(kernels)
     present = [e for e in entries if e.complete(os.path.join(root, e.path))]
     if not present:
         raise Refused(f"nothing to export: {root} holds no build for this checkout's inputs "
@@ -308,7 +336,7 @@ def cmd_export(path):
         manifest["entries"].append({
             "kind": e.kind, "name": e.name, "key": e.key, "recipe": e.recipe(),
             "inputs": e.inputs, "debian_source": debian_source(e, d),
-            "files": entry_files(d)})
+            "files": entry_files(d), **({"spec": e.spec} if e.spec else {})})
     blob = json.dumps(manifest, indent=1, sort_keys=True).encode() + b"\n"
     tmp = f"{path}.tmp{os.getpid()}"
     try:
@@ -413,6 +441,11 @@ def check_manifest(m, current, where):
             raise Refused(f"{w}: needs kind, name and key strings")
         kind, name, key = me["kind"], me["name"], me["key"]
         e = by.get((kind, name))
+        if e is None and kind == "kernel" and isinstance(me.get("spec"), str):
+            raise Refused(f"{w}: kernel {short(name)} was built from "
+                          f"{short(me['spec'], 160)}: name that kernel here with --kernel "
+                          "SPEC (its key is checked against your tree or patches); "
+                          "nothing imported")
         if e is None:
             raise Refused(f"{w}: {short(kind)} {short(name)} is not an entry of this "
                           "checkout (foreign cache), nothing imported")
@@ -479,12 +512,12 @@ class Lock:
         self.f.close()
 
 
-def cmd_import(path):
+def cmd_import(path, kernels=()):
     if not os.path.isfile(path):
         raise Refused(f"{path}: no such archive file")
     compression(path)
     root = cache_root()
-    current = current_entries()
+    current = current_entries(kernels)
     try:
         os.makedirs(root, exist_ok=True)
         staging = tempfile.mkdtemp(prefix=".import-", dir=root)
@@ -590,12 +623,12 @@ def install(e, staging, root):
     print(f"platter: imported {e.kind} {e.name} {e.key}: {dest}", file=sys.stderr)
 
 
-def main(action, path=None):
+def main(action, path=None, kernels=()):
     try:
         if action == "list":
-            return cmd_list()
+            return cmd_list(kernels)
         if action == "export":
-            return cmd_export(path)
-        return cmd_import(path)
+            return cmd_export(path, kernels)
+        return cmd_import(path, kernels)
     except Refused as e:
         raise SystemExit(f"platter: cache {action}: {e}")

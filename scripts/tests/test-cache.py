@@ -379,7 +379,74 @@ def test_complete_entry_never_overwritten(tmp):
     assert not os.path.exists(os.path.join(d, "qemu"))
 
 
-tap.run([(f.__name__, f) for f in (test_list, test_roundtrip, test_builds_find_the_import, test_is_cached,
+def linux_tree(tmp):
+    """A git tree kernelspec takes for Linux, two commits."""
+    t = os.path.join(tmp, "linux")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    write(os.path.join(t, "scripts", "kconfig", "merge_config.sh"), b"#!/bin/sh\n")
+    for n, text in enumerate((b"int a;\n", b"int b;\n")):
+        write(os.path.join(t, "block", "fops.c"), text)
+        for argv in (["init", "-q"], ["add", "-A"], ["commit", "-qm", f"c{n}"])[n > 0:]:
+            subprocess.run(["git", "-C", t, *argv], env=env, check=True, capture_output=True)
+    return t, subprocess.run(["git", "-C", t, "rev-parse", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+
+
+def test_tree_and_patches_kernels(tmp):
+    """--kernel SPEC carries a tree: or patches: kernel's build, keyed like
+    the variants: on import the key comes from the importer's own tree and
+    patch files (export carried only the variants before)."""
+    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+    populate(a)
+    t, head = linux_tree(tmp)
+    mine = os.path.join(tmp, "mine.patch")
+    # a new file: it applies to any source (the caller's cache may hold the pinned one)
+    write(mine, b"--- /dev/null\n+++ b/platter-test.c\n@@ -0,0 +1 @@\n+int c;\n")
+    runs = {f"tree:{t}@HEAD": (f"tree:{t}@{head}", f"tree-linux-{head[:12]}"),
+            f"patches:{mine}": (f"patches:{mine}", "patches-mine-patch")}
+    for spec, label in runs.values():
+        k = os.path.join(a, "kernel", "out", f"{label}-{key('build-kernel', spec)}")
+        write(f"{k}/bzImage", f"fake {label}\n".encode())
+        write(f"{k}/info", f"variant={label}\n".encode())
+    kernels = [w for s in runs for w in ("--kernel", s)]
+    arc = os.path.join(tmp, "a.tar.gz")
+    ok(platter(a, "cache", "export", arc, *kernels))
+    with tarfile.open(arc) as tf:
+        man = json.load(tf.extractfile("manifest.json"))
+    specs = sorted(e.get("spec", "") for e in man["entries"] if e["kind"] == "kernel")
+    assert specs == ["", "", sorted(r[0] for r in runs.values())[0],
+                     sorted(r[0] for r in runs.values())[1]], specs
+    # without --kernel: refused, naming the kernel to give, nothing installed
+    p = platter(b, "cache", "import", arc)
+    assert p.returncode == 1 and "name that kernel here with --kernel SPEC" in p.stderr and \
+        p.stderr.count("\n") == 1, p.stderr
+    assert snapshot(b) == {}, sorted(snapshot(b))
+    ok(platter(b, "cache", "import", arc, *kernels))
+    env = dict(os.environ, PLATTER_CACHE=b)
+    for spec, label in runs.values():
+        p = subprocess.run([os.path.join(SCRIPTS, "build-kernel"), spec], capture_output=True,
+                           text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+        assert p.returncode == 0 and "cached" in p.stderr and p.stdout.strip() == \
+            f"{b}/kernel/out/{label}-{key('build-kernel', spec)}/bzImage", (spec, p.stderr)
+    # a patch file of that name with other content is another key: refused
+    other = os.path.join(tmp, "other")
+    write(os.path.join(other, "mine.patch"),
+          b"--- /dev/null\n+++ b/platter-test.c\n@@ -0,0 +1 @@\n+int d;\n")
+    c = os.path.join(tmp, "c")
+    p = platter(c, "cache", "import", arc, "--kernel", f"tree:{t}@HEAD", "--kernel",
+                f"patches:{other}/mine.patch")
+    assert p.returncode == 1 and "kernel patches-mine-patch: key" in p.stderr and \
+        "is not this checkout's key" in p.stderr, p.stderr
+    assert snapshot(c) == {}, sorted(snapshot(c))
+    img = os.path.join(tmp, "bzImage")
+    write(img, b"\0" * 0x202 + b"HdrS" + b"\0" * 64)
+    p = platter(c, "cache", "export", arc, "--kernel", f"bzimage:{img}")
+    assert p.returncode == 1 and "a prebuilt bzImage is not in the cache" in p.stderr, p.stderr
+
+
+tap.run([(f.__name__, f) for f in (test_list, test_tree_and_patches_kernels, test_roundtrip,
+                                    test_builds_find_the_import, test_is_cached,
                                     test_lookup_does_not_wait_for_a_build, test_xz_and_gzip,
                                     test_nothing_to_export, test_refusals,
                                     test_truncated_and_not_an_archive,
