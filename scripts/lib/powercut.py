@@ -16,6 +16,7 @@ record the guest writes.  One cut:
 """
 import json
 import os
+import shlex
 import time
 
 import cli
@@ -40,19 +41,30 @@ def splitmix64(x):
 
 def load(name_or_path):
     c, path = experiment.load_spec(CAMPAIGNS, name_or_path, "campaign")
-    return check_campaign(c, path)
+    return check_campaign(c, path, os.path.dirname(os.path.abspath(path)))
 
 
-def check_campaign(c, where):
-    """Every field of a campaign, type and bounds, before anything runs."""
+class Campaign(dict):
+    """A campaign spec; kernel is the spec run-guest is given (absolute
+    paths, a tree's revision resolved to its commit) and profile_arg the
+    profile as the drive is given it (a shipped name or a file's full
+    path): relative paths start at the campaign file's directory."""
+    kernel = None
+    profile_arg = None
+    rerun_name = None   # how `platter powercut` finds it again
+
+
+def check_campaign(c, where, base_dir):
+    """Every field of a campaign, type and bounds, before anything runs;
+    files (a kernel's tree or patches, a profile) relative to base_dir."""
     E = experiment
     E.check_keys(c, where, ("name", "variant", "device", "profile", "workloads", "window_s"),
                  ("description", "cuts", "expect", "image_gib"))
     E.check_name(c["name"], f"{where}: name")
     E.check_str(c.get("description", ""), f"{where}: description")
-    E.check_kernel(c["variant"], f"{where}: variant")
-    E.check_devices([c["device"]], where)
-    E.check_profile(c["profile"], f"{where}: profile")
+    kernel = E.check_kernel(c["variant"], f"{where}: variant", base_dir)
+    E.check_devices([c["device"]], where, base_dir)
+    E.check_profile(c["profile"], f"{where}: profile", base_dir)
     w = c["window_s"]
     if not (isinstance(w, list) and len(w) == 2 and
             all(type(x) in (int, float) and 0 <= x <= cli.RUNTIME_MAX_S for x in w)
@@ -83,7 +95,13 @@ def check_campaign(c, where):
             E.bad(f"{w}.args", f"args of a raw workload are pairs of "
                                f"{', '.join(RAW_PATTERN_OPTIONS)} and a value")
     E.check_list(c["workloads"], f"{where}: workloads", workload)
-    return c
+    out = Campaign(c)
+    out.kernel = E.kernel_run_spec(kernel)
+    out.profile_arg = E.profile_arg(c["profile"], base_dir)
+    shipped = os.path.join(CAMPAIGNS, c["name"] + ".json")
+    out.rerun_name = (c["name"] if os.path.isfile(shipped) and os.path.samefile(
+        shipped, where) else shlex.quote(os.path.abspath(where)))
+    return out
 
 
 def cut_seeds(campaign_seed, count):
@@ -101,10 +119,10 @@ def plan(c, seed):
 
 def write_command(c, seed):
     wl, cut_ns = plan(c, seed)
-    drive = experiment.device_drive_opts(c["device"], c["profile"])
+    drive = experiment.device_drive_opts(c["device"], c.profile_arg)
     # the seed also picks a raw workload's random offsets
     seed_arg = [] if wl.get("filesystem") else ["--seed", str(seed)]
-    return experiment.run_guest_prefix(c["variant"], c["device"], drive) + [
+    return experiment.run_guest_prefix(c.kernel, c["device"], drive) + [
         "--power-cut-ns", str(cut_ns), wl["write"], "--", *wl.get("args", []),
         *seed_arg, "--run", str(seed)]
 
@@ -126,7 +144,7 @@ def guest_verify_command(c, wl, seed, acked):
     # The verify boot only reads (and replays the xfs log): the `ideal`
     # profile makes it quick without changing what is read.
     drive = "driver=hddmodel,profile=ideal,file=disk.img"
-    return experiment.run_guest_prefix(c["variant"], c["device"], drive) + [
+    return experiment.run_guest_prefix(c.kernel, c["device"], drive) + [
         wl["verify"], "--", *verify_args(wl, seed, acked)]
 
 
@@ -135,7 +153,7 @@ def host_verify_command(verifier, wl, seed, acked):
 
 
 def rerun_command(c, seed):
-    return f"scripts/platter powercut {c['name']} --seeds {seed}"
+    return f"scripts/platter powercut {c.rerun_name} --seeds {seed}"
 
 
 def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):

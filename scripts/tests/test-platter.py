@@ -316,6 +316,39 @@ def test_policy_from_declarations(tmp):
     assert round(by["seq.st20000nm007d.nvme-nofua.fops"]["flushes"], 1) == 2.0, by
 
 
+def test_campaign_paths_from_its_directory(tmp):
+    # a campaign's kernel and profile files are found beside it, wherever
+    # platter runs (they were looked up from the current directory)
+    import experiment
+    import powercut
+    d = os.path.join(tmp, "mine")
+    os.makedirs(d)
+    with open(os.path.join(d, "my.profile"), "w") as f:
+        f.write(open(os.path.join(experiment.ROOT, "hw-model", "profiles",
+                                  "generic-7200.profile")).read())
+    with open(os.path.join(d, "new.patch"), "w") as f:
+        f.write("--- /dev/null\n+++ b/platter-test.c\n@@ -0,0 +1 @@\n+int c;\n")
+    spec = json.load(open(os.path.join(powercut.CAMPAIGNS, "fops-nvme.json")))
+    spec.update(name="mine", variant="patches:new.patch", profile="my.profile")
+    path = os.path.join(d, "mine.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        c = powercut.load("mine/mine.json")
+    finally:
+        os.chdir(cwd)
+    cmd = powercut.write_command(c, 7)
+    assert cmd[cmd.index("--kernel") + 1] == f"patches:{d}/new.patch", cmd
+    assert f"profile={d}/my.profile," in cmd[cmd.index("--drive-opts") + 1], cmd
+    assert powercut.rerun_command(c, 7) == f"scripts/platter powercut {path} --seeds 7"
+    assert powercut.rerun_command(powercut.load("fops-nvme"), 7) == \
+        "scripts/platter powercut fops-nvme --seeds 7"
+    p = subprocess.run([cmd[0], "--check", *cmd[1:]], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
 def test_gate(tmp):
     # patched against base: fops only gains on seed-fops, so a -2% IOPS
     # bound passes; swapping the pair makes base the "patched" kernel and
@@ -403,6 +436,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
+         ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
          ("progress line without figures", test_progress_line_without_figures)],
