@@ -5,9 +5,11 @@ built or run; a bad one ends the command with one line on stderr naming the
 value and what is allowed (status 2), never a traceback.
 """
 import argparse
+import errno
 import math
 import os
 import re
+import signal
 import sys
 
 # platter-sim's --runtime range: above 0, at most 100000 s, ns resolution
@@ -22,8 +24,9 @@ def bad(where, why):
 
 def run(main, prog):
     """sys.exit(main()), except that output which cannot be written to
-    stdout (a full disk, a closed pipe) is one error line, not a traceback:
-    a result cut short is not a result (status 1)."""
+    stdout (a full disk) is one error line, not a traceback: a result cut
+    short is not a result (status 1).  A reader that went away (`| head`)
+    ends the command silently by SIGPIPE, as it ends cat or grep."""
     try:
         status = main()
         sys.stdout.flush()
@@ -33,6 +36,9 @@ def run(main, prog):
             raise
         # nothing more may reach fd 1, not even the flush at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if e.errno == errno.EPIPE:
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGPIPE)
         print(f"{prog}: cannot write the output to stdout: {e.strerror}",
               file=sys.stderr)
         status = 1

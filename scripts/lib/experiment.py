@@ -918,6 +918,24 @@ def summarize(res, workload=None):
     return out
 
 
+# the figures a platter-sim JSON report must give (summarize reads them)
+SIM_FIGURES = ("ios", "iops", "lat_ns.avg", "lat_ns.p50", "lat_ns.p99", "lat_ns.p99.9")
+
+
+def sim_lacks(res):
+    """The first figure a platter-sim JSON report lacks (as a number),
+    named for an error line, or None."""
+    if not isinstance(res, dict):
+        return "object (it is not a JSON object)"
+    for name in SIM_FIGURES:
+        v = res
+        for part in name.split(".", 1):
+            v = v.get(part) if isinstance(v, dict) else None
+        if type(v) not in (int, float):
+            return f"'{name}'"
+    return None
+
+
 def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
     """Run one cell; returns its result record."""
     dev = cell["device"]
@@ -931,8 +949,11 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
         t0 = time.monotonic()
         sres, serr = run_json(scmd, timeout or 600)
         host["sim_s"] = round(time.monotonic() - t0, 3)
+        lacks = sim_lacks(sres) if serr is None else None
+        if lacks:
+            sres, serr = None, f"platter-sim's JSON report has no {lacks}"
         if sres:
-            host["sim_cpu_ns"] = sres.pop("host", {}).get("cpu_ns")
+            host["sim_cpu_ns"] = (sres.pop("host", None) or {}).get("cpu_ns")
         rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
                       "command": shlex.join(from_root(scmd))}
     else:

@@ -10,6 +10,13 @@ platter_root=$(cd "$(dirname "$0")/.." && pwd)
 # Diagnostics go to stderr; stdout carries only machine-readable output.
 say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+# prefixed CMD...: CMD's output (stdout and stderr) on stderr, each line
+# prefixed as say's are (a tool's own progress lines, such as ninja's
+# "[K/N] Compiling", are then told from platter's); CMD's exit status.
+prefixed() {
+    prefixed_rc=$( { { "$@" 2>&1; echo $? >&3; } | sed -u "s|^|${0##*/}: |" >&2; } 3>&1 )
+    return "$prefixed_rc"
+}
 
 # need_pkgs "cmd:package" ... : make sure each command (or, when it starts
 # with '/', each file) exists; otherwise stop naming the exact apt-get line.

@@ -250,6 +250,39 @@ def test_colliding_labels(tmp):
         os.chdir(cwd)
 
 
+FAKE_MESON = """#!/bin/sh
+# stands in for meson: setup makes the build dir, compile prints a ninja
+# line and writes each program (a copy of /bin/true)
+case $1 in
+setup) mkdir -p "$2" && : > "$2/build.ninja" ;;
+compile) dir=$3; shift 3; echo "[1/2] Compiling C object guest-tests/x.o"
+    mkdir -p "$dir/guest-tests"; for p; do cp /bin/true "$dir/guest-tests/$p"; done ;;
+esac
+"""
+
+
+def test_build_initramfs_prefixes_ninja_lines(tmp):
+    # every stderr line of a build step names the step, ninja's too (its
+    # "[1/2] Compiling" reached stderr bare and was taken for a cell line)
+    fake = os.path.join(tmp, "bin", "meson")
+    write(fake, FAKE_MESON)
+    os.chmod(fake, 0o755)
+    env = dict(os.environ, PATH=f"{os.path.dirname(fake)}:{os.environ['PATH']}",
+               PLATTER_CACHE=os.path.join(tmp, "cache"))
+    p = subprocess.run([os.path.join(ROOT, "scripts", "build-initramfs")], env=env,
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    assert "build-initramfs: [1/2] Compiling C object guest-tests/x.o" in lines, lines
+    assert all(ln.startswith("build-initramfs: ") for ln in lines), lines
+    assert p.stdout.strip().endswith("/initramfs.cpio"), p.stdout
+    # the helper keeps the command's exit status
+    lib = os.path.join(ROOT, "scripts", "lib", "guest-common.sh")
+    p = subprocess.run(["bash", "-c", f'. "{lib}"; prefixed sh -c "echo a; exit 3"; echo $?',
+                        "step"], capture_output=True, text=True)
+    assert (p.stdout, p.stderr) == ("3\n", "step: a\n"), (p.stdout, p.stderr)
+
+
 def options(root, *probes):
     lib = os.path.join(ROOT, "guest-tests", "initramfs", "lib", "options.sh")
     return subprocess.run(["sh", "-c", f'. "{lib}"; options_root="$1"; shift; '

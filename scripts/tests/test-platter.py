@@ -349,6 +349,24 @@ def test_campaign_paths_from_its_directory(tmp):
     assert p.returncode == 0, p.stderr
 
 
+def test_closed_pipe_is_silent(tmp):
+    # `platter list | head -1`: a reader that went away ends platter by
+    # SIGPIPE without a word, as it ends cat (it printed "cannot write the
+    # output to stdout: Broken pipe" and exited 1)
+    import signal
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([PLATTER, "list"], stdout=w, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(w)
+    assert p.returncode == -signal.SIGPIPE and p.stderr == "", (p.returncode, p.stderr)
+    with open("/dev/full", "w") as full:   # a full disk is still an error line
+        p = subprocess.run([PLATTER, "list"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 1 and p.stderr == \
+        "platter: cannot write the output to stdout: No space left on device\n", p.stderr
+
+
 def test_gate(tmp):
     # patched against base: fops only gains on seed-fops, so a -2% IOPS
     # bound passes; swapping the pair makes base the "patched" kernel and
@@ -437,6 +455,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
+         ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
          ("progress line without figures", test_progress_line_without_figures)],
