@@ -366,10 +366,26 @@ def dsync_policy(declares, dev):
 SIM_WORKLOADS = ("dsync", "fsync-append", "replay", "fio")
 
 
+# platter-sim options a prediction takes from the cell itself (the device,
+# the profile, what the kernel declares, the run): in sim_args they would
+# be dropped or contradict the guest
+SIM_DERIVED = {"--profile": "the cell's profile", "--workload": "sim_workload",
+               "--fua": "the device's fua", "--write-cache": "the device's write_cache",
+               "--queue-depth": "the device's queue_depth",
+               "--policy": "what the kernel declares ('kernels', guest-tests/kernel/variants)",
+               "--flush-share": "what the kernel declares (fsync_flush_share)",
+               "--flush-queues": "the device's smp", "--runtime": "the run's runtime",
+               "--json": "platter"}
+
+
 def check_sim_args(v, where):
     check_list(v, where, check_str, nonempty=False, unique=False)
     if v and not v[0].startswith("--"):
         bad(where, f"must start with an option (--NAME), not {v[0]!r:.60}")
+    for opt in v:
+        if opt.split("=", 1)[0] in SIM_DERIVED:
+            name = opt.split("=", 1)[0]
+            bad(where, f"{name} comes from {SIM_DERIVED[name]}, not sim_args")
     return v
 
 
