@@ -301,6 +301,8 @@ def _check_applies(files, tree, who=""):
     else the pinned source when the cache has it extracted) as the build
     applies it (patch -p1), to copies of the files it touches: neither the
     user's checkout nor their repository nor the cache is written."""
+    if not files:
+        return
     where = (f"tree '{tree['path']}' at '{tree['rev']}'" if tree else
              f"the pinned source (linux-source-7.3 {os.path.basename(pinned_source() or '')})")
     with tempfile.TemporaryDirectory(prefix="platter-apply-") as tmp:
