@@ -140,11 +140,14 @@ def percentile_chart(title, curves, path):
     pts = [p for _, _, c in curves for p in c]
     if not pts:
         return False
-    w, left, right, top, ph = 620, 70, 20, 40, 260
-    pw = w - left - right
     # the x range: up to the finest fraction any curve resolves below 1
     tail = max((1 / (1 - f) for f, _ in pts if f < 1), default=10)
     xmax = 10 ** max(1, math.ceil(math.log10(tail) - 1e-9))
+    # room on the right for half the last percentile's label
+    last = percentile_label(round(math.log10(xmax)))
+    w, left, top, ph = 620, 70, 40, 260
+    right = max(20, CHAR_PX * len(last) / 2 + 4)
+    pw = w - left - right
     lo = 10 ** math.floor(math.log10(min(us for _, us in pts)))
     hi = 10 ** math.ceil(math.log10(max(us for _, us in pts)))
     yspan = math.log10(hi) - math.log10(lo) or 1
@@ -162,7 +165,7 @@ def percentile_chart(title, curves, path):
                  f' transform="rotate(-90 16 {top + ph / 2:.1f})"')]
     for e in range(0, round(xspan) + 1):
         x, _ = xy(1 - 10 ** -e, lo)
-        label = "0%" if e == 0 else f"{100 - 100 / 10 ** e:.{max(e - 2, 0)}f}%"
+        label = percentile_label(e)
         out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + ph}" '
                    f'stroke="#ddd"/>' + _text(x, top + ph + 16, label, "middle"))
     for d in log_ticks(lo, hi):
@@ -184,6 +187,11 @@ def percentile_chart(title, curves, path):
     with open(path, "w") as f:
         f.write(_svg(w, h, "\n".join(out)))
     return True
+
+
+def percentile_label(e):
+    """The percentile 1 - 10^-e as an axis label: 0%, 90%, 99%, 99.9%, ..."""
+    return "0%" if e == 0 else f"{100 - 100 / 10 ** e:.{max(e - 2, 0)}f}%"
 
 
 def cdf_points(summary):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/platter checks that need no guest (sim-only cells); prints TAP.
 usage: test-platter.py PLATTER_SIM"""
-import json, os, subprocess, sys
+import json, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import tap  # noqa: E402
@@ -367,6 +367,59 @@ def test_closed_pipe_is_silent(tmp):
         "platter: cannot write the output to stdout: No space left on device\n", p.stderr
 
 
+def text_boxes(path):
+    """(width, height, [(x0, x1, y, text)]) of an SVG's unrotated texts,
+    each as wide as report lays it out (CHAR_PX a character)."""
+    import xml.etree.ElementTree as ET
+    import report
+    root = ET.parse(path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    boxes = []
+
+    def walk(node, dy):
+        for child in node:
+            m = re.fullmatch(r"translate\(0,([0-9.]+)\)", child.get("transform", ""))
+            if child.tag == ns + "g":
+                walk(child, dy + float(m.group(1)) if m else dy)
+            elif child.tag == ns + "text" and "x" in child.attrib and \
+                    "rotate" not in child.get("transform", ""):
+                x, y, wd = float(child.get("x")), float(child.get("y")) + dy, \
+                    report.CHAR_PX * len(child.text)
+                x0 = {"middle": x - wd / 2, "end": x - wd}.get(child.get("text-anchor"), x)
+                boxes.append((x0, x0 + wd, y, child.text))
+    walk(root, 0)
+    return float(root.get("width")), float(root.get("height")), boxes
+
+
+def test_percentile_plot_labels(tmp):
+    # the percentile plot: latency on a log axis (decades), the percentile
+    # axis to the tail the samples resolve, and no label past the picture
+    # or over another (a 99.999% label ran 3 px past the right edge)
+    import report
+    many = [(i / 100000, 100 + i / 100) for i in range(1, 100000, 37)]
+    for tail, pts in (("99.99%", many), ("99.9%", [(0.5, 130), (0.999, 569), (1.0, 900)]),
+                      ("99.999%", [(0.5, 100), (0.99999, 300), (1.0, 400)])):
+        path = os.path.join(tmp, "p.svg")
+        assert report.percentile_chart("t", [("base (guest)", "#000", pts),
+                                             ("fops (sim)", "#111", [(0.5, 120), (1.0, 140)])],
+                                       path)
+        w, h, boxes = text_boxes(path)
+        texts = [t for _, _, _, t in boxes]
+        assert texts[texts.index("0%"):texts.index(tail) + 1] == \
+            ["0%", "90%", "99%", "99.9%", "99.99%", "99.999%"][:texts.index(tail) -
+                                                              texts.index("0%") + 1]
+        assert "100" in texts and "1000" in texts, texts
+        for x0, x1, y, t in boxes:
+            assert 0 <= x0 and x1 <= w and 0 < y <= h, (t, x0, x1, y, w, h)
+        rows = {}
+        for x0, x1, y, t in boxes:
+            rows.setdefault(round(y), []).append((x0, x1, t))
+        for row in rows.values():
+            row.sort()
+            for (a0, a1, at), (b0, b1, bt) in zip(row, row[1:]):
+                assert a1 <= b0, (at, bt, a1, b0)
+
+
 def test_gate(tmp):
     # patched against base: fops only gains on seed-fops, so a -2% IOPS
     # bound passes; swapping the pair makes base the "patched" kernel and
@@ -456,6 +509,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
+         ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
          ("progress line without figures", test_progress_line_without_figures)],
