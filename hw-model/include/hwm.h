@@ -123,6 +123,7 @@ uint64_t hwm_device_capacity_bytes(const HwmDevice *dev);
 bool hwm_device_write_cache(const HwmDevice *dev);  /* WCE after overrides */
 bool hwm_device_fua(const HwmDevice *dev);          /* native FUA after overrides */
 uint32_t hwm_device_queue_depth(const HwmDevice *dev);
+uint64_t hwm_device_cache_bytes(const HwmDevice *dev);  /* write cache size */
 uint32_t hwm_device_rotation_rpm(const HwmDevice *dev);  /* 0: not rotating */
 /* The platter's angle under the heads at `t`, in millidegrees past the
  * index, [0, 360000): the rotational position every access is timed

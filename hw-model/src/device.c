@@ -1207,6 +1207,11 @@ uint32_t hwm_device_queue_depth(const HwmDevice *d)
     return d->queue_depth;
 }
 
+uint64_t hwm_device_cache_bytes(const HwmDevice *d)
+{
+    return d->cache_sectors * HWM_SECTOR_BYTES;
+}
+
 uint32_t hwm_device_rotation_rpm(const HwmDevice *d)
 {
     return d->media.geo ? d->media.geo->rpm : 0;

@@ -15,10 +15,13 @@ import importlib.util
 import io
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import disksimtrace  # noqa: E402
 import tap  # noqa: E402
 
 loader = importlib.machinery.SourceFileLoader(
@@ -42,6 +45,16 @@ if "--dump-profile" in args:
         print(k + " = 1    # a key [given, line 9]")
     sys.exit(0)
 lat = float(os.environ["FAKE_LAT_MS"])
+if "replay" in args:
+    # every request completes FAKE_LAT_MS after its submit
+    with open(args[args.index("--trace") + 1]) as f, \
+            open(args[args.index("--trace-out") + 1], "w") as out:
+        for line in f:
+            if not line.startswith("#"):
+                w = line.split()
+                out.write(f"{{w[0]}} {{w[1]}} {{w[2]}} {{w[3]}} - # done="
+                          f"{{int(w[0]) + int(lat * 1e6)}}\\n")
+    sys.exit(0)
 flushes = 0 if "--fsync" not in args else 3
 print(json.dumps(dict(lat_ns=dict(avg=lat * 1e6), iops=1e3 / lat, ios=100,
                       runtime_ns=int(100 * lat * 1e6),
@@ -79,19 +92,21 @@ def searched_rest(drives):
 
 
 @contextlib.contextmanager
-def tables(drives, misses=None, fitted=None, unsourced=None):
-    saved = V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED
+def tables(drives, misses=None, fitted=None, unsourced=None, extracted=None):
+    saved = V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED, V.EXTRACTED
     V.DRIVES, V.EXPECTED_MISSES, V.FITTED = drives, misses or {}, fitted or {}
+    V.EXTRACTED = extracted or {}
     V.UNSOURCED = searched_rest(drives) if unsourced is None else unsourced
     try:
         V.check_tables()
         yield
     finally:
-        V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED = saved
+        V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED, V.EXTRACTED = saved
 
 
-def run(sim):
-    rows, notes = V.evaluate(sim, list(V.DRIVES))
+def run(sim, disksim=None):
+    with tempfile.TemporaryDirectory() as tmp:
+        rows, notes = V.evaluate(sim, list(V.DRIVES), disksim, tmp)
     return rows, V.failures(rows, notes)
 
 
@@ -217,16 +232,136 @@ def check_bad_tables():
         expect_refused(one_test(), {}, unsourced)
 
 
-def expect_refused(drives, misses, unsourced=None):
+def expect_refused(drives, misses, unsourced=None, extracted=None):
     err = io.StringIO()
     try:
         with contextlib.redirect_stderr(err), tables(drives, misses,
-                                                     unsourced=unsourced):
+                                                     unsourced=unsourced,
+                                                     extracted=extracted):
             pass
     except SystemExit as e:
         assert e.code == 2 and err.getvalue().count("\n") == 1, err.getvalue()
     else:
         raise AssertionError(f"accepted {drives} {misses} {unsourced}")
+
+
+# A DiskSim validation trace as valid/*.trace writes it (made up here: the
+# real ones are data this repository does not ship).
+DISKSIM_LINES = ["R Hit    1000   4    663.00000  45422.00000\n",
+                 "W Hit    1004   8    607.50000  34200.00000\n",
+                 "\n",
+                 "R Hit    2000  16   6657.00000  64047.00000\n"]
+
+
+def check_disksim_convert():
+    r = disksimtrace.read(DISKSIM_LINES, "t")
+    # arrival i+1 = arrival i + service i + idle i, in whole ns
+    assert [x[3] for x in r] == [0, 663000 + 45422000,
+                                 663000 + 45422000 + 607500 + 34200000], r
+    assert [x[4] - x[3] for x in r] == [663000, 607500, 6657000], r
+    assert [(x[0], x[1], x[2]) for x in r] == [("R", 512000, 2048),
+                                                ("W", 514048, 4096),
+                                                ("R", 1024000, 8192)], r
+    text = "".join(disksimtrace.platter_lines(r, "t"))
+    lines = text.splitlines()
+    assert lines[0] == "# platter-trace v1", lines
+    assert lines[2] == "0 R 512000 2048 - # done=663000", lines
+    assert lines[3] == "46085000 W 514048 4096 - # done=46692500", lines
+
+
+def check_disksim_bad_lines(tmp):
+    for line, word in (("R Hit 1 4 663\n", "6"),
+                       ("X Hit 1 4 663 1\n", "operation"),
+                       ("R Hit -1 4 663 1\n", "blkno"),
+                       ("R Hit 1 0 663 1\n", "blocks"),
+                       ("R Hit 1 4 0.0000001 1\n", "fraction"),
+                       ("R Hit 1 4 0 1\n", "service_us is 0"),
+                       ("R Hit 1 4 663 nan\n", "next_interarrival_us")):
+        try:
+            disksimtrace.read(["R Hit 1 4 1 1\n", line], "f.trace")
+        except disksimtrace.TraceError as e:
+            assert str(e).startswith("f.trace, line 2: ") and word in str(e), e
+        else:
+            raise AssertionError(f"accepted {line!r}")
+    try:
+        disksimtrace.read(["\n"], "e.trace")
+    except disksimtrace.TraceError as e:
+        assert "no request" in str(e), e
+    else:
+        raise AssertionError("accepted an empty trace")
+    bad = os.path.join(tmp, "bad.trace")
+    with open(bad, "w") as f:
+        f.write("R Hit 1 4 663 1\nR Hit 1 4\n")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "..", "disksim-trace"),
+                        bad], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stdout == "" and \
+        p.stderr.count("\n") == 1 and "line 2" in p.stderr, p
+
+
+def check_demerit():
+    p = [("R", 1000000, 1000000), ("R", 3000000, 3000000), ("W", 2000000, 2000000)]
+    assert V.demerit_ms(p) == 0
+    # a model 0.5 ms slower on every request: the CDFs 0.5 ms apart
+    assert abs(V.demerit_ms([(o, m, m + 500000) for o, m, _ in p]) - 0.5) < 1e-12
+    # the same times given to other requests: the distributions are equal
+    assert V.demerit_ms([("R", 1, 3), ("R", 3, 1)]) == 0
+
+
+def trace_drive(measured_read, **extra):
+    tests = V.trace_tests("t.trace", measured_read, 0.6075, 2.6425, "a note")
+    return {"fake": dict(name="Fake", drive_class="test", tests=tests, **extra)}
+
+
+def check_trace_rows(tmp):
+    sim, _ = setup(tmp, 2.0)
+    with open(os.path.join(tmp, "t.trace"), "w") as f:
+        f.writelines(DISKSIM_LINES)
+    with tables(trace_drive(3.66)):
+        rows, bad = run(sim, tmp)
+    got = {r["test"]: r for r in rows}
+    # reads measured (0.663 + 6.657) / 2 = 3.66 ms, modelled 2 ms
+    r = got["trace-read-mean"]
+    assert r["verdict"] == "MISS" and abs(r["model"] - 2.0) < 1e-9, r
+    assert len(bad) == 1 and "trace-read-mean" in bad[0], bad
+    w = got["trace-write-mean"]
+    assert w["verdict"] == "-" and abs(w["model"] - 2.0) < 1e-9, w
+    d = got["trace-demerit"]
+    sq = ((2 - .663) ** 2 + (2 - .6075) ** 2 + (6.657 - 2) ** 2) / 3
+    assert abs(d["model"] - sq ** 0.5) < 1e-3 and d["verdict"] == "-", d
+    assert abs(d["error"] - d["model"] / 2.6425) < 1e-3, d
+    # a trace that is not the one the table was made from: refused
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), tables(trace_drive(3.0)):
+            run(sim, tmp)
+    except SystemExit as e:
+        assert e.code == 1 and "another trace" in err.getvalue(), err.getvalue()
+    else:
+        raise AssertionError("accepted a trace whose mean is not the table's")
+
+
+def check_trace_absent(tmp):
+    sim, log = setup(tmp, 2.0)
+    with tables(trace_drive(3.66)):
+        rows, bad = run(sim, os.path.join(tmp, "nowhere"))
+    trace_rows = [r for r in rows if r["kind"] in V.TRACE_KINDS]
+    assert len(trace_rows) == 3 and all(
+        r["verdict"] == V.NO_TRACE and r["model"] is None and
+        "--disksim" in r["searched"] for r in trace_rows), trace_rows
+    assert bad == [], bad
+    calls = [json.loads(x) for x in open(log)]
+    assert not any("replay" in c for c in calls), calls
+
+
+def check_extracted_keys(tmp):
+    sim, _ = setup(tmp, 10.0, given="zones")
+    with tables(one_test()):
+        _, bad = run(sim)
+    assert len(bad) == 1 and "zones" in bad[0], bad
+    with tables(one_test(), extracted={"fake": {"zones": "DIXtrac, x.model"}}):
+        _, bad = run(sim)
+    assert bad == [], bad
+    expect_refused(one_test(), {}, None, extracted={"fake": {"zones": ""}})
 
 
 def check_shipped_tables():
@@ -244,5 +379,11 @@ tap.run([("verdicts", lambda tmp: check_verdicts()),
          ("positions cover the device", check_positions_span_the_device),
          ("flush after N: the FLUSH mean, fsync passed", check_flush_after_n),
          ("bad tables: one line, status 2", lambda tmp: check_bad_tables()),
+         ("DiskSim trace: arrivals, completions, bytes", lambda tmp: check_disksim_convert()),
+         ("DiskSim trace: a bad line is one error naming it", check_disksim_bad_lines),
+         ("demerit: RMS distance of the CDFs", lambda tmp: check_demerit()),
+         ("trace rows: model per request, verdicts", check_trace_rows),
+         ("trace absent: rows say so, nothing run", check_trace_absent),
+         ("an extracted key needs its source in EXTRACTED", check_extracted_keys),
          ("shipped tables are consistent", lambda tmp: check_shipped_tables())],
         with_tmpdir=True)

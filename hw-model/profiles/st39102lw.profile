@@ -1,0 +1,30 @@
+# Seagate Cheetah 9LP 9.1 GB (ST39102LW), a 10,000 rpm Ultra2 SCSI drive,
+# for validation against DiskSim's trace of this drive (docs/VALIDATION.md,
+# "Seagate Cheetah 9LP").  No data sheet of the drive is readable in the
+# stored corpus (the product manual, publication 83329240 Rev. C, is reachable
+# from its title page only), so the figures a data sheet would give are taken
+# from what DIXtrac measured on the drive, as DiskSim ships it:
+#   [dx] extracted by DIXtrac, source: benh/disksim valid/cheetah9LP.model
+#        (geometry, rotation speed) and valid/cheetah9LP.seek (seek times
+#        measured by distance)
+# Nothing here is fitted to the trace's response times; every other key is
+# derived by the rules in hw-model/src/profile.c or takes its class default
+# (--dump-profile says which).
+type = hdd
+capacity_bytes = 9105018880       # [dx] Block count = 17783240 x 512
+rpm = 10045                       # [dx] Rotation speed (in rpms)
+form_factor = 3.5-inch            # the Cheetah 9LP is a 3.5-inch drive (product manual title)
+interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
+interface_mb_s = 80               # Ultra2 Wide SCSI (the LW suffix); no stored page states it
+heads = 12                        # [dx] Number of data surfaces
+zones = 11                        # [dx] 11 dm_layout_g1_zone entries
+outer_sectors_per_track = 254     # [dx] zone 0 Blocks per track
+inner_sectors_per_track = 167     # [dx] zone 10 Blocks per track
+seek_track_to_track_ms = 0.831    # [dx] seek time at distance 1
+seek_full_stroke_ms = 10.627      # [dx] seek time at distance 6894, the longest measured
+seek_avg_ms = 5.468               # [dx] the data-sheet average (weighted over all seek
+                                  # distances, docs/profiles.md) of the measured curve,
+                                  # linear between its 106 points, over 6962 cylinders
+cache_mb = 1                      # [dx] 3 segments x 561 blocks (valid/cheetah9LP.diskspecs), to the MiB
+read_segments = 3                 # [dx] Number of buffer segments (valid/cheetah9LP.diskspecs)
+read_segment_kb = 280             # [dx] Segment size 561 blocks, to the KiB

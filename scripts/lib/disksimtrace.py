@@ -1,0 +1,100 @@
+"""DiskSim's drive validation traces, read and written as platter-trace v1.
+
+DiskSim 4.0 ships, for each drive it was validated against, a trace of a
+real drive (valid/*.trace, read by iotrace_validate_get_ioreq_event() in
+src/disksim_iotrace.c).  One request a line, six fields:
+
+    R|W  BUFFACTION  BLKNO  BLOCKS  SERVICE_US  NEXT_INTERARRIVAL_US
+
+SERVICE_US is the response time the real drive gave the request;
+NEXT_INTERARRIVAL_US is the idle time between its completion and the
+arrival of the next request (DiskSim issues the next one that long after
+the previous completes, src/disksim_iodriver.c).  The requests were issued
+one at a time, so the arrival times the real drive saw are
+
+    arrival[0] = 0,  arrival[i+1] = arrival[i] + SERVICE_US[i] + NEXT_US[i]
+
+and the converted trace replays them open loop at those times, each line
+carrying the drive's own completion as `# done=` (hwm.h's format).  Blocks
+are 512 bytes (DiskSim's unit).  Times are decimal microseconds; they are
+read as decimals, never floats, and land on whole nanoseconds.
+"""
+import decimal
+
+BLOCK_BYTES = 512
+_NS_PER_US = decimal.Decimal(1000)
+
+
+class TraceError(Exception):
+    """One line naming the file, the line and the field that is wrong."""
+
+
+def _us_to_ns(text, where, field):
+    try:
+        v = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        v = None
+    if v is None or not v.is_finite() or v < 0:
+        raise TraceError(f"{where}: {field} '{text}' is not a time in "
+                         "microseconds (a decimal, 0 or more)")
+    ns = v * _NS_PER_US
+    if ns != ns.to_integral_value():
+        raise TraceError(f"{where}: {field} '{text}' has a fraction of a ns")
+    return int(ns)
+
+
+def _count(text, where, field, lo):
+    if not text.isdigit() or int(text) < lo:
+        raise TraceError(f"{where}: {field} '{text}' is not an integer of "
+                         f"at least {lo}")
+    return int(text)
+
+
+def read(lines, name):
+    """[(op 'R'|'W', offset_bytes, length_bytes, submit_ns, done_ns)] from
+    a DiskSim validation trace; TraceError on the first bad line."""
+    out, t = [], 0
+    for n, line in enumerate(lines, 1):
+        where = f"{name}, line {n}"
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 6:
+            raise TraceError(f"{where}: {len(f)} fields, a validation trace "
+                             "line has 6 (R|W buffaction blkno blocks "
+                             "service_us next_interarrival_us)")
+        if f[0] not in ("R", "W"):
+            raise TraceError(f"{where}: operation '{f[0]}' is not R or W")
+        blkno = _count(f[2], where, "blkno", 0)
+        blocks = _count(f[3], where, "blocks", 1)
+        serv = _us_to_ns(f[4], where, "service_us")
+        gap = _us_to_ns(f[5], where, "next_interarrival_us")
+        if serv == 0:
+            raise TraceError(f"{where}: service_us is 0: no drive completes "
+                             "a request in no time")
+        out.append((f[0], blkno * BLOCK_BYTES, blocks * BLOCK_BYTES, t, t + serv))
+        t += serv + gap
+    if not out:
+        raise TraceError(f"{name}: no request in the trace")
+    return out
+
+
+def read_file(path):
+    try:
+        with open(path, encoding="ascii", errors="strict") as f:
+            return read(f, path)
+    except UnicodeDecodeError as e:
+        raise TraceError(f"{path}: not a text trace ({e.reason} at byte "
+                         f"{e.start})") from None
+    except OSError as e:
+        raise TraceError(f"{path}: {e.strerror}") from None
+
+
+def platter_lines(requests, source):
+    """The requests as platter-trace v1 text lines (with newlines).  The
+    device header line is left out: the trace is replayed on whatever
+    profile the caller names."""
+    yield "# platter-trace v1\n"
+    yield f"# converted from DiskSim validation trace {source}: arrivals as the real drive saw them, done= its measured completion\n"
+    for op, off, length, submit, done in requests:
+        yield f"{submit} {op} {off} {length} - # done={done}\n"
