@@ -52,9 +52,11 @@ KERNEL_DECLARES = {
         "completed has finished (xfs series 2/2; platter-sim --flush-share)",
 }
 
-# File systems a workload can run on, and the kernel option each needs: a
-# file system the guest kernel config does not build in is refused when
-# the spec is loaded.
+# File systems a workload can run on, and the kernel option each needs:
+# platter.config builds it in, or guest-tests/kernel/fs-FS.config does for
+# a kernel asked for with fs=FS, which every cell on that file system gets
+# (cell_kernel); a file system neither builds in is refused when the spec
+# is loaded.
 FILESYSTEMS = {"none": None, "xfs": "CONFIG_XFS_FS", "ext4": "CONFIG_EXT4_FS",
                "btrfs": "CONFIG_BTRFS_FS"}
 KERNEL_CONFIG = os.path.join(ROOT, "guest-tests", "kernel", "platter.config")
@@ -186,7 +188,8 @@ def kernel_run_spec(k):
         text = f"patches:{k['path']}"
         if "base" in k:
             text += "@" + kernel_run_spec(k["base"])
-    return text + (f",config={k['config']}" if "config" in k else "")
+    return text + (f",config={k['config']}" if "config" in k else "") + \
+        (f",fs={k['fs']}" if "fs" in k else "")
 
 
 def kernel_labels(pairs, where):
@@ -390,9 +393,10 @@ def check_sim_args(v, where):
 
 
 def fs_built_in(fs):
-    """Is the file system built into the guest kernel config?"""
+    """Can a guest kernel have the file system: platter.config builds it
+    in, or an fs-FS.config fragment does (kernelspec.with_fs)?"""
     sym = FILESYSTEMS[fs]
-    if sym is None:
+    if sym is None or fs in kernelspec.fs_fragments():
         return True
     with open(KERNEL_CONFIG) as f:
         return any(line.strip() == f"{sym}=y" for line in f)
@@ -402,14 +406,15 @@ def check_fs(wl, w, default):
     """A workload's target: fs, mkfs_opts, mount_opts."""
     fs = choices(f"{w}.fs", wl.get("fs", default), tuple(FILESYSTEMS))
     if not fs_built_in(fs):
-        bad(f"{w}.fs", f"'{fs}' needs {FILESYSTEMS[fs]}=y, which the guest kernel config "
-                       f"({os.path.relpath(KERNEL_CONFIG, ROOT)}) does not set")
+        bad(f"{w}.fs", f"'{fs}' needs {FILESYSTEMS[fs]}=y, which neither the guest kernel "
+                       f"config ({os.path.relpath(KERNEL_CONFIG, ROOT)}) nor a "
+                       f"guest-tests/kernel/fs-{fs}.config sets")
     check_list(wl.get("mkfs_opts", []), f"{w}.mkfs_opts", check_arg, nonempty=False,
                unique=False)
     if "mount_opts" in wl:
         check_arg(wl["mount_opts"], f"{w}.mount_opts")
     if fs == "none" and ("mkfs_opts" in wl or "mount_opts" in wl):
-        bad(w, "mkfs_opts and mount_opts need a file system (fs xfs or ext4)")
+        bad(w, "mkfs_opts and mount_opts need a file system (fs xfs, ext4 or btrfs)")
     return fs
 
 
@@ -419,6 +424,24 @@ def host_path(v, base_dir):
 
 def workload_kind(wl):
     return next((k for k in ("fio", "script") if k in wl), "test")
+
+
+def workload_fs(wl):
+    """The file system a workload runs on ('none': the raw device), or
+    None for a guest test that takes no target options."""
+    if workload_kind(wl) != "test" or any(k in wl for k in TARGET_KEYS):
+        return wl.get("fs", FS_TESTS.get(wl.get("test"), "none"))
+    return None
+
+
+def cell_kernel(spec, wl, where):
+    """The kernel spec a cell runs: with fs=FS when its workload's file
+    system comes from a fragment (btrfs), so the kernel builds it in."""
+    fs = workload_fs(wl)
+    try:
+        return kernelspec.with_fs(spec, fs) if fs else spec
+    except kernelspec.Error as e:
+        bad(where, str(e))
 
 
 # the keys each kind of workload takes besides 'name' and its own
@@ -545,7 +568,7 @@ def check_experiment(spec, where, base_dir=None):
     declared = dict(kernels)
     for v, k in resolved.items():
         if v not in declared and k["kind"] == "variant":
-            declared[v] = kernelspec.variant_declares(v)
+            declared[v] = kernelspec.variant_declares(k["name"])
     if declared:
         out["kernels"] = {v: declared[v] for v in resolved if v in declared}
     return out
@@ -673,8 +696,8 @@ def cells(exp):
                 for v in variants:
                     label = kernelspec.label(v)
                     cid = f"{wl['name']}.{profile_label(prof)}.{device_name(dev)}.{label}"
-                    out.append({"id": cid, "variant": label,
-                                "kernel": getattr(exp, "kernels", {}).get(v, v), "device": dev,
+                    kernel = cell_kernel(getattr(exp, "kernels", {}).get(v, v), wl, cid)
+                    out.append({"id": cid, "variant": label, "kernel": kernel, "device": dev,
                                 "profile": profile_label(prof),
                                 "profile_arg": profile_arg(prof, base_dir),
                                 "workload": wl, "host_file": host_file,
@@ -694,8 +717,8 @@ def guest_args(wl):
         args += ["--job-file", os.path.basename(wl["fio"])]
     elif kind == "script":
         args += ["--script", os.path.basename(wl["script"])]
-    if kind != "test" or any(k in wl for k in TARGET_KEYS):
-        args += ["--fs", wl.get("fs", FS_TESTS.get(wl.get("test"), "none"))]
+    if workload_fs(wl):
+        args += ["--fs", workload_fs(wl)]
         for word in wl.get("mkfs_opts", []):
             args += ["--mkfs-arg", word]
         if "mount_opts" in wl:

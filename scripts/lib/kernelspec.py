@@ -3,10 +3,11 @@
 one is (experiment pairs, `platter compare --base/--patched`, run-guest
 --kernel, build-kernel).  A spec is one of
 
-  NAME                          a variant (guest-tests/kernel/variants)
-  tree:PATH[@REV][,config=FILE] a local git tree at a revision (any
+  NAME[,fs=FS]                  a variant (guest-tests/kernel/variants)
+  tree:PATH[@REV][,config=FILE][,fs=FS]
+                                a local git tree at a revision (any
                                 commit-ish, default HEAD)
-  patches:PATH[@tree:PATH@REV][,config=FILE]
+  patches:PATH[@tree:PATH@REV][,config=FILE][,fs=FS]
                                 patch files (git format-patch output, an
                                 mbox, or a directory of *.patch, *.diff,
                                 *.mbox applied in name order) on the pinned
@@ -15,7 +16,10 @@ one is (experiment pairs, `platter compare --base/--patched`, run-guest
 
 config=FILE is a full .config or a fragment, merged over tinyconfig before
 platter's own fragment (guest-tests/kernel/platter.config, whose every line
-must survive).  Paths are relative to base_dir (the experiment file's
+must survive).  fs=FS merges guest-tests/kernel/fs-FS.config (a file
+system platter.config leaves out, e.g. btrfs) after platter's fragment;
+the harness adds it to the kernel of every cell on that file system
+(with_fs).  Paths are relative to base_dir (the experiment file's
 directory, or the current one on a command line) and may start with ~.
 
 Patches are checked when the spec is loaded, before anything is built: a
@@ -30,6 +34,7 @@ run-guest:
   kernelspec.py check SPEC   exit 0, or one line on stderr and exit 1
   kernelspec.py shell SPEC   the resolved spec as shell assignments (k_*)
   kernelspec.py label SPEC   the name a spec goes by in cell ids
+  kernelspec.py with-fs SPEC FS  the spec a test on file system FS needs
 """
 import functools
 import os
@@ -48,6 +53,7 @@ SYNTAX = ("a variant name, tree:PATH[@REV], patches:PATH[@tree:PATH@REV] "
           "or bzimage:PATH")
 PATCH_SUFFIXES = (".patch", ".diff", ".mbox")
 PATCH_DIR = os.path.join(ROOT, "guest-tests", "kernel", "patches")
+KERNEL_DIR = os.path.join(ROOT, "guest-tests", "kernel")
 CONFIG_LINE = re.compile(r"CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set|#.*|\s*")
 
 
@@ -94,11 +100,49 @@ def pinned_source():
     return _build_kernel("--print-source").strip() or None
 
 
+def fs_fragments():
+    """The file systems a kernel can be asked for with fs=FS: the
+    fragments guest-tests/kernel/fs-FS.config."""
+    return sorted(f[3:-7] for f in os.listdir(KERNEL_DIR)
+                  if f.startswith("fs-") and f.endswith(".config"))
+
+
+def fs_fragment(fs):
+    return os.path.join(KERNEL_DIR, f"fs-{fs}.config")
+
+
+def fs_of(text):
+    """The FS of a spec's fs=FS option, or None (syntax not checked)."""
+    for opt in text.split(",")[1:]:
+        if opt.startswith("fs="):
+            return opt[3:]
+    return None
+
+
+def with_fs(text, fs):
+    """The spec a run on file system fs needs: with fs=FS when a fragment
+    builds fs in (a file system platter.config builds in needs nothing).
+    A prebuilt bzImage is left as it is: the guest's check names what it
+    lacks.  Error if the spec already asks for another file system."""
+    have = fs_of(text)
+    if fs not in fs_fragments() or text.startswith("bzimage:") or have == fs:
+        return text
+    if have:
+        raise Error(f"'{text:.60}' builds in {have}, and a workload on {fs} needs fs={fs}: "
+                    "one fs= per kernel")
+    return f"{text},fs={fs}"
+
+
 def label(text):
     """The name a spec goes by in cell ids and reports: a variant's own
-    name, else KIND-BASENAME[-REV] with every other character a '-'."""
+    name, else KIND-BASENAME[-REV] with every other character a '-'; an
+    fs=FS option adds '+FS'."""
+    fs = fs_of(text)
+    if fs:
+        return label(",".join(o for o in text.split(",") if not o.startswith("fs="))) + \
+            "+" + re.sub(r"[^A-Za-z0-9_+-]+", "-", fs)
     if ":" not in text:
-        return text
+        return text.split(",", 1)[0]
     kind, _, rest = text.partition(":")
     main = rest.split(",", 1)[0]
     path, _, rev = main.partition("@")
@@ -131,25 +175,32 @@ def parse(text, base_dir="", known=None):
     revision is checked, and a tree's revision resolved to its commit."""
     if not isinstance(text, str) or not text:
         raise Error(f"{text!r:.60} is not a kernel ({SYNTAX})")
-    if ":" not in text:
-        known = variants() if known is None else known
-        if text not in known:
-            raise Error(f"unknown kernel '{text:.60}' (a variant: {', '.join(known)}; "
-                        f"or tree:PATH[@REV], patches:PATH[@tree:PATH@REV], bzimage:PATH)")
-        if base_dir is not None and text in variant_table():
-            _check_applies(variant_table()[text][0], None, f"variant '{text}': ")
-        return {"kind": "variant", "spec": text, "label": text, "name": text}
-    kind, _, rest = text.partition(":")
-    if kind not in KINDS:
+    head, *opts = text.split(",")
+    kind, _, main = head.partition(":") if ":" in head else ("variant", "", head)
+    if kind not in KINDS + ("variant",):
         raise Error(f"'{text:.60}': unknown kind '{kind:.20}' ({SYNTAX})")
-    main, *opts = rest.split(",")
     k = {"kind": kind, "spec": text, "label": label(text)}
+    takes = {"variant": ("fs",), "bzimage": ()}.get(kind, ("config", "fs"))
     for opt in opts:
         key, eq, val = opt.partition("=")
-        if key != "config" or not eq or not val or kind == "bzimage" or "config" in k:
-            raise Error(f"'{text:.60}': '{opt:.40}' is not an option here "
-                        f"({'a prebuilt bzImage takes none' if kind == 'bzimage' else 'config=FILE, once'})")
-        k["config"] = val
+        if key not in takes or not eq or not val or key in k:
+            raise Error(f"'{text:.60}': '{opt:.40}' is not an option here (" + (
+                ", ".join(f"{t}={'FILE' if t == 'config' else 'FS'}" for t in takes) +
+                (", each once" if len(takes) > 1 else ", once") if takes
+                else "a prebuilt bzImage takes none") + ")")
+        k[key] = val
+    if "fs" in k and k["fs"] not in fs_fragments():
+        raise Error(f"'{text:.60}': fs={k['fs']:.20}: no guest-tests/kernel/fs-{k['fs']:.20}.config "
+                    f"(a file system to build in: {', '.join(fs_fragments()) or 'none'})")
+    if kind == "variant":
+        known = variants() if known is None else known
+        if main not in known:
+            raise Error(f"unknown kernel '{main:.60}' (a variant: {', '.join(known)}; "
+                        f"or tree:PATH[@REV], patches:PATH[@tree:PATH@REV], bzimage:PATH)")
+        if base_dir is not None and main in variant_table():
+            _check_applies(variant_table()[main][0], None, f"variant '{main}': ")
+        k["name"] = main
+        return k
     path, at, after = main.partition("@")
     if not path:
         raise Error(f"'{text:.60}': no PATH ({SYNTAX})")
@@ -347,7 +398,8 @@ def _check_bzimage(path):
 def shell(k):
     """The resolved spec as shell assignments for build-kernel."""
     out = {"kind": k["kind"], "label": k["label"], "spec": k["spec"],
-           "config": k.get("config", ""), "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
+           "name": k.get("name", ""), "config": k.get("config", ""), "fs": k.get("fs", ""),
+           "fs_config": fs_fragment(k["fs"]) if "fs" in k else "", "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
     tree = k if k["kind"] == "tree" else k.get("base")
     for key in ("path", "gitdir", "commit", "describe", "rev"):
         out["tree_" + key] = tree[key] if tree else ""
@@ -357,8 +409,15 @@ def shell(k):
 
 
 def main(argv):
+    if argv[1:2] == ["with-fs"] and len(argv) == 4:
+        try:
+            print(with_fs(argv[2], argv[3]))
+        except Error as e:
+            print(e, file=sys.stderr)
+            return 1
+        return 0
     if len(argv) != 3 or argv[1] not in ("check", "shell", "label"):
-        print("usage: kernelspec.py check|shell|label SPEC", file=sys.stderr)
+        print("usage: kernelspec.py check|shell|label SPEC | with-fs SPEC FS", file=sys.stderr)
         return 2
     if argv[1] == "label":
         print(label(argv[2]))

@@ -283,11 +283,95 @@ def test_build_initramfs_prefixes_ninja_lines(tmp):
     assert (p.stdout, p.stderr) == ("3\n", "step: a\n"), (p.stdout, p.stderr)
 
 
-def options(root, *probes):
+def test_fs_option(tmp):
+    # fs=FS: a kernel with guest-tests/kernel/fs-FS.config merged in, on
+    # every kind but a prebuilt bzImage; a kernel of its own (label +FS)
+    t = linux_like(tmp)
+    k = kernelspec.parse("fops,fs=btrfs", tmp, VARIANTS)
+    assert (k["kind"], k["name"], k["fs"], k["label"]) == ("variant", "fops", "btrfs",
+                                                          "fops+btrfs"), k
+    k = kernelspec.parse("tree:linux@HEAD~,fs=btrfs", tmp, VARIANTS)
+    assert experiment.kernel_run_spec(k) == f"tree:{t}@{git(t, 'rev-parse', 'HEAD~')},fs=btrfs"
+    assert kernelspec.label("tree:linux@HEAD~,fs=btrfs") == "tree-linux-HEAD-+btrfs"
+    assert "fs=zfs: no guest-tests/kernel/fs-zfs.config (a file system to build in: btrfs)" \
+        in error("base,fs=zfs", tmp)
+    assert "a prebuilt bzImage takes none" in error("bzimage:x,fs=btrfs", tmp)
+    assert "'config=x' is not an option here (fs=FS, once)" in error("base,config=x", tmp)
+    assert "(fs=FS, once)" in error("base,fs=btrfs,fs=btrfs", tmp)
+    # what a run on a file system needs: only a fragment's file system
+    # changes the spec; a bzImage boots as it is
+    assert kernelspec.with_fs("base", "btrfs") == "base,fs=btrfs"
+    assert kernelspec.with_fs("base,fs=btrfs", "btrfs") == "base,fs=btrfs"
+    assert kernelspec.with_fs("base", "ext4") == "base"
+    assert kernelspec.with_fs("bzimage:/b", "btrfs") == "bzimage:/b"
+    sh = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "lib", "kernelspec.py"),
+                         "shell", "fops,fs=btrfs"], capture_output=True, text=True,
+                        check=True).stdout
+    assert "k_name=fops\n" in sh and "k_fs=btrfs\n" in sh and "fs-btrfs.config" in sh, sh
+
+
+def test_fs_kernel_key(tmp):
+    # the fragment is one more input of the key: base's own key and
+    # inputs are those of a kernel without it (the cached kernels stay)
+    bk = os.path.join(ROOT, "scripts", "build-kernel")
+
+    def run(*args):
+        return subprocess.run([bk, *args], capture_output=True, text=True,
+                              check=True).stdout.splitlines()
+    plain, with_fs = run("--print-inputs", "fops"), run("--print-inputs", "fops,fs=btrfs")
+    assert with_fs[:len(plain) - 2] == plain[:-2] and with_fs[-2:] == plain[-2:], with_fs
+    (extra,) = [x for x in with_fs if x not in plain]
+    assert extra.startswith("file fs-btrfs.config "), extra
+    assert run("--print-key", "fops") != run("--print-key", "fops,fs=btrfs")
+    assert run("--print-inputs", "base,fs=btrfs") == run("--print-inputs", "base") + [extra]
+
+
+def test_fs_cells_get_the_kernel(tmp):
+    # a cell on btrfs runs its pair's kernel with fs=btrfs, under the
+    # pair's label; a cell on ext4 or the raw device runs it as it is
+    job = os.path.join(tmp, "j.fio")
+    write(job, "[w]\nrw=randwrite\nsize=8m\n")
+    spec = {"name": "t", "pairs": [["base", "fops"]], "devices": [{"frontend": "nvme"}],
+            "profiles": ["ideal"],
+            "workloads": [{"name": "b", "fio": "j.fio", "fs": "btrfs", "mount_opts": "ssd"},
+                          {"name": "e", "fio": "j.fio", "fs": "ext4"},
+                          {"name": "d", "test": "dsync"}]}
+    cells = experiment.cells(experiment.check_experiment(spec, "t", base_dir=tmp))
+    assert [(c["id"], c["kernel"]) for c in cells] == [
+        ("b.ideal.nvme.base", "base,fs=btrfs"), ("b.ideal.nvme.fops", "fops,fs=btrfs"),
+        ("e.ideal.nvme.base", "base"), ("e.ideal.nvme.fops", "fops"),
+        ("d.ideal.nvme.base", "base"), ("d.ideal.nvme.fops", "fops")], cells
+    cmd = experiment.guest_command(cells[0], 1)
+    assert cmd[cmd.index("--kernel") + 1] == "base,fs=btrfs"
+    assert cmd[cmd.index("--fs") + 1] == "btrfs" and "--mount-opts" in cmd, cmd
+    # run-guest, given the test's --fs, asks for the same kernel itself
+    rg = os.path.join(ROOT, "scripts", "run-guest")
+    p = subprocess.run([rg, "--check", "--kernel", "fops,fs=zfs", "fio", "--", "--fs", "btrfs"],
+                       capture_output=True, text=True)
+    assert p.returncode == 125 and "fs=zfs: no guest-tests/kernel/fs-zfs.config" in p.stderr
+
+
+def options(root, *probes, kind="frontend"):
     lib = os.path.join(ROOT, "guest-tests", "initramfs", "lib", "options.sh")
     return subprocess.run(["sh", "-c", f'. "{lib}"; options_root="$1"; shift; '
-                           'options_missing $(options_frontend "$@")', "sh", root, *probes],
+                           f'options_missing $(options_{kind} "$@")', "sh", root, *probes],
                           capture_output=True, text=True, check=True).stdout
+
+
+def test_guest_fs_option_probes(tmp):
+    # the guest's check before mkfs names the option a kernel lacks
+    os.makedirs(os.path.join(tmp, "sys", "fs", "xfs"))
+    assert options(tmp, "xfs", kind="fs") == ""
+    assert options(tmp, "btrfs", kind="fs") == "CONFIG_BTRFS_FS"
+    assert options(tmp, "ext4", kind="fs") == "CONFIG_EXT4_FS"
+    os.makedirs(os.path.join(tmp, "sys", "fs", "btrfs"))
+    assert options(tmp, "btrfs", kind="fs") == ""
+    # a module is not built in: the initramfs carries no modules
+    os.makedirs(os.path.join(tmp, "proc"))
+    with gzip.open(os.path.join(tmp, "proc", "config.gz"), "wt") as f:
+        f.write("CONFIG_XFS_FS=y\nCONFIG_BTRFS_FS=m\n")
+    assert options(tmp, "btrfs", kind="fs") == "CONFIG_BTRFS_FS"
+    assert options(tmp, "xfs", kind="fs") == ""
 
 
 def test_guest_option_probes(tmp):

@@ -54,32 +54,51 @@ def deterministic_guest_cells(tmp):
 
 
 def user_fio_jobs(tmp):
-    # unmodified fio jobs by host path, randwrite on ext4 and randread on
-    # the raw device: fio's whole json+ comes back, every job's stats and
-    # clat bins are in the report, and the sim says it has no prediction
+    # unmodified fio jobs by host path, randwrite on ext4 and btrfs and
+    # randread on the raw device and btrfs: fio's whole json+ comes back,
+    # every job's stats and clat bins are in the report, and the sim says
+    # it has no prediction.  The btrfs cells run their kernel built with
+    # fs=btrfs (a kernel of its own in kernel_identity), under base's label.
     jobs = write(os.path.join(tmp, "rw.fio"), "[global]\nioengine=psync\nbs=4k\n"
                  "size=64m\nruntime=1\ntime_based=1\n[w]\nrw=randwrite\nfsync=4\n")
     read = write(os.path.join(tmp, "rr.fio"), "[r]\nioengine=libaio\niodepth=4\n"
-                 "direct=1\nbs=4k\nrw=randread\nsize=1g\n[r2]\nrw=randread\nbs=64k\n"
-                 "size=1g\ndirect=1\n")
+                 "direct=1\nbs=4k\nrw=randread\nsize=16m\n[r2]\nrw=randread\nbs=64k\n"
+                 "size=16m\ndirect=1\n")
     out = os.path.join(tmp, "fio")
-    doc = compare(out, "seed-fops", "--workloads", f"{jobs}", "--fs", "ext4",
-                  cells="rw.*.virtio-blk.base")
-    (c,) = doc["cells"]
-    g = c["guest"]
-    assert g["raw"]["params"]["fs"] == "ext4" and g["raw"]["fio"]["jobs"][0]["jobname"] == "w"
-    stats = {(r["job"], r["stat"]) for r in g["summary"]["jobs"]}
-    assert stats == {("w", "write"), ("w", "sync")}, stats
-    assert g["summary"]["iops"] > 0 and len(g["summary"]["cdf_us"]) > 3, g["summary"]
-    assert c["sim"]["no_prediction"], c["sim"]
+    doc = compare(out, "seed-fops", "--workloads", f"{jobs}", "--fs", "ext4,btrfs",
+                  cells="rw-*.virtio-blk.base")
+    by = {c["id"]: c for c in doc["cells"]}
+    assert sorted(by) == ["rw-btrfs.st20000nm007d.virtio-blk.base",
+                          "rw-ext4.st20000nm007d.virtio-blk.base"], sorted(by)
+    for fs in ("ext4", "btrfs"):
+        c = by[f"rw-{fs}.st20000nm007d.virtio-blk.base"]
+        g = c["guest"]
+        assert g["error"] is None, g["error"]
+        assert g["raw"]["params"]["fs"] == fs and g["raw"]["fio"]["jobs"][0]["jobname"] == "w"
+        stats = {(r["job"], r["stat"]) for r in g["summary"]["jobs"]}
+        assert stats == {("w", "write"), ("w", "sync")}, (fs, stats)
+        assert g["summary"]["iops"] > 0 and len(g["summary"]["cdf_us"]) > 3, g["summary"]
+        assert g["raw"]["device"]["stat_delta"]["flushes"] > 0, (fs, g["raw"]["device"])
+        assert c["sim"]["no_prediction"], c["sim"]
+    release = by["rw-btrfs.st20000nm007d.virtio-blk.base"]["guest"]["raw"]["kernel"]
+    assert release.startswith("7.3.4-platter-base+btrfs |"), release
+    ids = doc["meta"]["versions"]["kernel_identity"]
+    assert ids["base+btrfs"]["spec"] == "base,fs=btrfs" and \
+        ids["base+btrfs"]["fs_config"].startswith("fs-btrfs.config:"), ids
+    assert "fs_config" not in ids["base"] and ids["base"]["uname_r"] == "7.3.4-platter-base", ids
     md = open(os.path.join(out, "report.md")).read()
     assert "| w | sync |" in md and "no sim prediction" in md, md
-    doc = compare(os.path.join(tmp, "fio2"), "seed-fops", "--workloads", read,
-                  cells="rr.*.virtio-blk.base")
-    g = doc["cells"][0]["guest"]
-    assert {(r["job"], r["stat"]) for r in g["summary"]["jobs"]} == {("r", "read"),
-                                                                      ("r2", "read")}, g
-    assert g["raw"]["params"]["fs"] == "none" and g["raw"]["device"]["stat_delta"]["writes"] == 0
+    doc = compare(os.path.join(tmp, "fio2"), "seed-fops", "--workloads", read, "--fs",
+                  "none,btrfs", cells="rr-*.virtio-blk.base")
+    by = {c["id"].split(".")[0]: c["guest"] for c in doc["cells"]}
+    assert sorted(by) == ["rr-btrfs", "rr-none"], sorted(by)
+    for name, g in by.items():
+        assert {(r["job"], r["stat"]) for r in g["summary"]["jobs"]} == {("r", "read"),
+                                                                          ("r2", "read")}, g
+        assert all(r["ios"] > 0 for r in g["summary"]["jobs"]), (name, g["summary"]["jobs"])
+    assert by["rr-none"]["raw"]["params"]["fs"] == "none" and \
+        by["rr-none"]["raw"]["device"]["stat_delta"]["writes"] == 0
+    assert by["rr-btrfs"]["raw"]["params"]["fs"] == "btrfs"
 
 
 def exec_script(tmp):
@@ -150,7 +169,8 @@ def fops_no_loss_verified_in_guest(tmp):
 
 tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
           deterministic_guest_cells),
-         ("unmodified fio jobs (randwrite on ext4, randread raw): full stats", user_fio_jobs),
+         ("unmodified fio jobs (randwrite on ext4 and btrfs, randread raw and on btrfs): "
+          "full stats", user_fio_jobs),
          ("platter exec: a script's stdout and exit status", exec_script),
          ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",

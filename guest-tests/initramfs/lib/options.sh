@@ -33,3 +33,13 @@ options_frontend() {
         "CONFIG_BLK_DEV_SD:/sys/bus/scsi/drivers/sd" ;;
     esac
 }
+
+# options_fs FS: what the guest needs to make and mount FS (its sysfs
+# directory, which each of these creates when built in).
+options_fs() {
+    case $1 in
+    xfs) echo "CONFIG_XFS_FS:/sys/fs/xfs" ;;
+    ext4) echo "CONFIG_EXT4_FS:/sys/fs/ext4" ;;
+    btrfs) echo "CONFIG_BTRFS_FS:/sys/fs/btrfs" ;;
+    esac
+}

@@ -3,7 +3,7 @@
 # --mkfs-arg and --mount-opts options, mkfs and mount, the device's block
 # counters, and the result's transport encoding.  Sourced (busybox sh).
 #
-#   --fs none|xfs|ext4   none: the raw device; else a fresh file system
+#   --fs none|xfs|ext4|btrfs  none: the raw device; else a fresh file system
 #                        mounted at /mnt (default: the test's own)
 #   --mkfs-arg WORD      one more mkfs argument, after platter's defaults
 #                        (repeat it for each word: the kernel command line
@@ -14,8 +14,12 @@
 # in the measurement: xfs: mkfs.xfs -f -K (no discard); ext4: mkfs.ext4 -F
 # -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 (a fresh sparse
 # image reads zeros: nothing to clear) and mount -o noinit_itable (no
-# ext4lazyinit writes).  A later -E replaces platter's (mke2fs keeps the
-# last); a later mount option wins over an earlier one.
+# ext4lazyinit writes); btrfs: mkfs.btrfs -f -K (no discard) and mount -o
+# nodiscard (btrfs turns on discard=async by itself on a device that
+# advertises discard, and trims freed extents in the background).  A
+# later -E replaces platter's (mke2fs keeps the last); a later mount
+# option wins over an earlier one.
+. /platter/lib/options.sh
 target_fs=${target_fs:-none} target_mkfs= target_mount=
 
 # target_option OPTION VALUE: 0 when OPTION is one of the above.
@@ -42,12 +46,14 @@ target_up() {
     case $target_fs in
     none)
         [ -z "$target_mkfs$target_mount" ] ||
-            target_error "--mkfs-arg and --mount-opts need a file system (--fs xfs|ext4)"
+            target_error "--mkfs-arg and --mount-opts need a file system (--fs xfs|ext4|btrfs)"
         TARGET=$target_dev ;;
     xfs|ext4|btrfs)
-        # the option that builds it in: what to add to the kernel config
-        sym=CONFIG_$(echo "$target_fs" | tr a-z A-Z)_FS
-        grep -q "[[:space:]]$target_fs\$" /proc/filesystems ||
+        # the option that builds it in, named when this kernel lacks it (a
+        # prebuilt one, or one built without fs=$target_fs)
+        # shellcheck disable=SC2046
+        sym=$(options_missing $(options_fs "$target_fs"))
+        [ -z "$sym" ] ||
             target_error "this kernel has no $target_fs file system ($sym is not built in)"
         command -v "mkfs.$target_fs" >/dev/null ||
             target_error "no mkfs.$target_fs in this initramfs"
@@ -56,7 +62,8 @@ target_up() {
         xfs) set -- -q -f -K ;;
         ext4) set -- -q -F -E nodiscard,lazy_itable_init=1,lazy_journal_init=1
               opts=noinit_itable${opts:+,$opts} ;;
-        btrfs) set -- -q -f ;;
+        btrfs) set -- -q -f -K
+               opts=nodiscard${opts:+,$opts} ;;
         esac
         # word splitting of $target_mkfs is intended: an argument list
         # shellcheck disable=SC2086
@@ -65,7 +72,7 @@ target_up() {
         mount -t "$target_fs" ${opts:+-o "$opts"} "$target_dev" /mnt ||
             target_error "mount -t $target_fs${opts:+ -o $opts} $target_dev /mnt failed"
         TARGET=/mnt ;;
-    *) target_error "--fs '$target_fs': not one of none, xfs, ext4" ;;
+    *) target_error "--fs '$target_fs': not one of none, xfs, ext4, btrfs" ;;
     esac
     target_before=$(cat "/sys/block/$PLATTER_DEV/stat")
 }
