@@ -344,6 +344,11 @@ def test_fs_cells_get_the_kernel(tmp):
     cmd = experiment.guest_command(cells[0], 1)
     assert cmd[cmd.index("--kernel") + 1] == "base,fs=btrfs"
     assert cmd[cmd.index("--fs") + 1] == "btrfs" and "--mount-opts" in cmd, cmd
+    # a pair may name the fs kernel itself; it declares what its variant does
+    spec["pairs"] = [["base", "fops,fs=btrfs"]]
+    exp = experiment.check_experiment(spec, "t", base_dir=tmp)
+    assert exp["kernels"]["fops,fs=btrfs"] == kernelspec.variant_declares("fops"), exp["kernels"]
+    assert [c["kernel"] for c in experiment.cells(exp)][:2] == ["base,fs=btrfs", "fops,fs=btrfs"]
     # run-guest, given the test's --fs, asks for the same kernel itself
     rg = os.path.join(ROOT, "scripts", "run-guest")
     p = subprocess.run([rg, "--check", "--kernel", "fops,fs=zfs", "fio", "--", "--fs", "btrfs"],
