@@ -6,18 +6,23 @@ told was durable.
 
 Deterministic: the drive's seed fixes the cut times on the virtual clock,
 the guest's seed every job's requests, and icount the rest, so the same
-arguments give the same counts.  The record says whether nothing was
-lost, and cross-checks the guest's count of cuts with the drive's.
+arguments give the same record: the guest's counts and the drive's trace
+of every command (trace=FILE: submission and completion times, the cuts),
+kept as its SHA-256.  The record says whether nothing was lost, and
+cross-checks the guest's count of cuts with the drive's.
 """
 import json
 import os
 import shlex
 import time
 
+import cache
 import experiment
 
 REPORT_VERSION = 1
 FRONTEND = "virtio-blk"
+# the drive's request trace, in the run's directory
+TRACE = "drive.trace"
 # Where a cut may fall with no guest request to notice it: after the
 # guest's last request and before QEMU stops (the guest's count is then
 # one short of the drive's).
@@ -44,7 +49,7 @@ def check_args(a):
 def drive(a):
     return (experiment.drive_opts(a.profile, False) +
             f",discard=unmap,power-cut-every-ns={a.cut_every_ms * 1000000}"
-            f",power-cut-seed={a.seed}")
+            f",power-cut-seed={a.seed},trace={TRACE}")
 
 
 def guest_args(a):
@@ -108,6 +113,9 @@ def run(a, workdir):
         rec.update(passed=False, why=[f"the guest run failed: {err}"])
         return rec
     rec["guest"] = g
+    trace = os.path.join(workdir, TRACE)
+    rec["drive_trace"] = {"sha256": cache.sha256_file(trace),
+                          "bytes": os.path.getsize(trace)}
     rec["why"] = judge(a, g)
     rec["passed"] = not rec["why"]
     return rec
@@ -136,6 +144,10 @@ def markdown(rec):
                   f"{cyc.get('lost_extents', 0)} extents and failed "
                   f"{cyc.get('dropped_requests', 0)} requests in flight at its cuts.  "
                   f"Host time {rec['host_s']} s.", "",
+                  f"The drive's trace of every command (`{TRACE}`, the same on "
+                  f"every run of this command): SHA-256 "
+                  f"`{rec['drive_trace']['sha256']}`, {rec['drive_trace']['bytes']} "
+                  "bytes.", "",
                   f"Kernel: {g.get('kernel', '?')}", "",
                   "*at risk*: sectors checked after a cut that had a write newer than "
                   "the last durable one; *kept*: of those, holding the newest; "

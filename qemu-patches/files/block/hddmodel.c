@@ -285,6 +285,50 @@ static void hdd_finish(BDRVHddState *s, HddReq *req, int ret)
     }
 }
 
+/*
+ * A request the driver answers itself, without the model (the drive is
+ * off, or there is nothing to transfer), completes at the instant it came,
+ * from a QEMU_CLOCK_VIRTUAL timer like the model's completions.  Returned
+ * at once, it would reach the guest from the block layer's completion BH
+ * (blk_aio_prwv()), which the main loop runs while the vCPU goes on: at a
+ * point of the guest's execution that host timing chooses.  A clock that
+ * does not run (VM stopped, drain) cannot time it, and no guest runs
+ * meanwhile: then at once.
+ */
+static int coroutine_fn hdd_co_answer(BDRVHddState *s, HddReq *req, int ret)
+{
+    if (hdd_clock_stalled(s)) {
+        return ret;
+    }
+    req->ret = ret;
+    QTAILQ_INSERT_TAIL(&s->answers, req, next);
+    timer_mod_ns(&s->answer_timer, hdd_now(s));
+    while (!req->done) {
+        qemu_coroutine_yield();
+    }
+    return req->ret;
+}
+
+/*
+ * Complete the answered requests.  One that the block layer issues from a
+ * woken coroutine and that is answered too completes in the same pass.
+ */
+static void hdd_answer_all(BDRVHddState *s)
+{
+    HddReq *req;
+
+    while ((req = QTAILQ_FIRST(&s->answers))) {
+        QTAILQ_REMOVE(&s->answers, req, next);
+        req->done = true;
+        aio_co_wake(req->co);
+    }
+}
+
+static void hdd_answer_timer_cb(void *opaque)
+{
+    hdd_answer_all(opaque);
+}
+
 static void hdd_submit(BDRVHddState *s, HddReq *req)
 {
     g_autoptr(GError) err = NULL;
@@ -607,6 +651,10 @@ static void hdd_fast_forward_bh(void *opaque)
     BDRVHddState *s = opaque;
     GRAPH_RDLOCK_GUARD_MAINLOOP();
 
+    if (hdd_clock_stalled(s)) {
+        /* answers waiting for a clock that does not come */
+        hdd_answer_all(s);
+    }
     if (s->state != HDD_IDLE) {
         /*
          * Run by the nested poll of our own image I/O: the delivery under
@@ -866,7 +914,7 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
             s->cycle_on_ns = hdd_now(s) + HDD_DOWN_NS;
             timer_mod_ns(&s->cycle_timer, s->cycle_on_ns);
         }
-        return -EIO;
+        return hdd_co_answer(s, &req, -EIO);
     }
     if (!bytes && op != HWM_OP_FLUSH) {
         /*
@@ -875,7 +923,7 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
          * once, as on any other QEMU disk.  The model takes no command
          * without sectors.
          */
-        return 0;
+        return hdd_co_answer(s, &req, 0);
     }
     if (!runstate_is_running()) {
         return hdd_co_untimed(s, op, offset, bytes, qiov);
@@ -964,6 +1012,9 @@ static void hdd_drain_begin(BlockDriverState *bs)
     BDRVHddState *s = bs->opaque;
 
     /* no aio_poll() here: the fast-forward runs from a BH the drain polls */
+    if (!QTAILQ_EMPTY(&s->answers)) {
+        qemu_bh_schedule(s->ff_bh);
+    }
     hdd_schedule(s);
 }
 
@@ -1123,6 +1174,7 @@ static void hdd_free(BDRVHddState *s)
     timer_del(&s->timer);
     timer_del(&s->cut_timer);
     timer_del(&s->cycle_timer);
+    timer_del(&s->answer_timer);
     timer_del(&s->write_out_timer);
     if (s->vm_state) {
         qemu_del_vm_change_state_handler(s->vm_state);
@@ -1165,6 +1217,7 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
 
     s->bs = bs;
     QTAILQ_INIT(&s->reqs);
+    QTAILQ_INIT(&s->answers);
     s->by_tag = g_hash_table_new(g_int64_hash, g_int64_equal);
     s->map = hdd_map_new();
     s->unwritten = hdd_map_new();
@@ -1172,6 +1225,8 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, hdd_timer_cb, s);
     timer_init_ns(&s->cut_timer, QEMU_CLOCK_VIRTUAL, hdd_cut_timer_cb, s);
     timer_init_ns(&s->cycle_timer, QEMU_CLOCK_VIRTUAL, hdd_cycle_timer_cb, s);
+    timer_init_ns(&s->answer_timer, QEMU_CLOCK_VIRTUAL, hdd_answer_timer_cb,
+                  s);
     timer_init_ms(&s->write_out_timer, QEMU_CLOCK_REALTIME,
                   hdd_write_out_timer_cb, s);
     s->vm_state = qemu_add_vm_change_state_handler(hdd_vm_state_change, s);
@@ -1254,6 +1309,8 @@ static void GRAPH_UNLOCKED hdd_close(BlockDriverState *bs)
     HddImageWrite w = { .s = s };
     GRAPH_RDLOCK_GUARD_MAINLOOP();
 
+    /* (the drain before has answered them; none may be left waiting) */
+    hdd_answer_all(s);
     switch (s->state) {
     case HDD_CUT:
         /* a power loss whose cut has not run yet */

@@ -120,6 +120,9 @@ typedef struct BDRVHddState {
     uint32_t in_model;          /* commands the model holds */
     uint32_t queue_depth;
     QTAILQ_HEAD(, HddReq) reqs; /* every request not yet completed */
+    /* answered without the model (drive off, nothing to transfer) */
+    QTAILQ_HEAD(, HddReq) answers;
+    QEMUTimer answer_timer;     /* QEMU_CLOCK_VIRTUAL: when they complete */
     GHashTable *by_tag;         /* tag -> HddReq, for submitted ones */
     HddMap *map;                /* data the model's cache holds */
     HddMap *unwritten;          /* durable, not yet on the image */
