@@ -17,9 +17,9 @@
  *   - all data movement to and from the backing image happens with the
  *     BQL held, synchronously (the nested poll does not release it), so
  *     host I/O speed is invisible to the guest.  Durable data reaches the
- *     image in batches (HDD_UNWRITTEN_MAX_*), from that callback or from a
- *     host-time timer; host time decides only when the image is written,
- *     never what the guest sees.
+ *     image in batches (HDD_UNWRITTEN_MAX_*), from that callback;
+ *   - a request the driver answers without the model completes from a
+ *     QEMU_CLOCK_VIRTUAL timer too (hdd_co_answer()).
  * When the virtual clock is not running (VM stopped, drained section) the
  * model is run forward on its own so nothing waits for a clock that never
  * comes.
@@ -150,7 +150,6 @@ static int GRAPH_RDLOCK hdd_write_out(BDRVHddState *s)
     HddImageWrite w = { .s = s };
 
     assert(!qemu_in_coroutine());
-    timer_del(&s->write_out_timer);
     if (!hdd_map_extents(s->unwritten)) {
         return 0;
     }
@@ -170,17 +169,18 @@ static void hdd_unwritten_put(BDRVHddState *s, uint64_t offset,
                               uint64_t length, uint8_t *data)
 {
     if (!hdd_map_extents(s->unwritten)) {
-        timer_mod(&s->write_out_timer,
-                  qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
-                  HDD_UNWRITTEN_MAX_MS);
+        s->unwritten_since_ns = s->now;
     }
     hdd_map_put(s->unwritten, offset, length, data);
 }
 
-static int GRAPH_RDLOCK hdd_write_out_if_full(BDRVHddState *s)
+/* The batch goes to the image if it is full or old (HDD_UNWRITTEN_MAX_*). */
+static int GRAPH_RDLOCK hdd_write_out_if_due(BDRVHddState *s)
 {
-    if (hdd_map_bytes(s->unwritten) < HDD_UNWRITTEN_MAX_BYTES &&
-        hdd_map_extents(s->unwritten) < HDD_UNWRITTEN_MAX_EXTENTS) {
+    if (!hdd_map_extents(s->unwritten) ||
+        (hdd_map_bytes(s->unwritten) < HDD_UNWRITTEN_MAX_BYTES &&
+         hdd_map_extents(s->unwritten) < HDD_UNWRITTEN_MAX_EXTENTS &&
+         s->now - s->unwritten_since_ns < HDD_UNWRITTEN_MAX_NS)) {
         return 0;
     }
     return hdd_write_out(s);
@@ -198,7 +198,7 @@ hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
 {
     trace_hddmodel_destage(s, offset, length, s->now);
     hdd_map_cut(s->map, offset, length, hdd_destage_piece, s);
-    return hdd_write_out_if_full(s);
+    return hdd_write_out_if_due(s);
 }
 
 /* Over buf, image data: what the drive holds that the image does not. */
@@ -243,7 +243,7 @@ hdd_write_data(BDRVHddState *s, HddReq *req, bool durable)
     hdd_unwritten_put(s, req->hr.offset, req->hr.length, req->buf);
     req->buf = NULL;
     /* a failed batch fails the request that filled it */
-    return hdd_write_out_if_full(s);
+    return hdd_write_out_if_due(s);
 }
 
 /* ---- request bookkeeping ------------------------------------------------ */
@@ -489,6 +489,8 @@ static void GRAPH_RDLOCK hdd_deliver(BDRVHddState *s, hwm_ns now)
         }
     } while (n == HDD_EVENT_BATCH);
     if (s->state != HDD_CUT) {
+        /* (a failure is reported where it happens, and fails no request) */
+        hdd_write_out_if_due(s);
         hdd_submit_waiting(s);
     }
 }
@@ -703,15 +705,6 @@ static void GRAPH_RDLOCK hdd_write_out_now(BDRVHddState *s)
         hdd_submit_waiting(s);
     }
     hdd_delivered(s);
-}
-
-/* The batch's oldest data has waited HDD_UNWRITTEN_MAX_MS of host time. */
-static void hdd_write_out_timer_cb(void *opaque)
-{
-    BDRVHddState *s = opaque;
-    GRAPH_RDLOCK_GUARD_MAINLOOP();
-
-    hdd_write_out_now(s);
 }
 
 /*
@@ -1175,7 +1168,6 @@ static void hdd_free(BDRVHddState *s)
     timer_del(&s->cut_timer);
     timer_del(&s->cycle_timer);
     timer_del(&s->answer_timer);
-    timer_del(&s->write_out_timer);
     if (s->vm_state) {
         qemu_del_vm_change_state_handler(s->vm_state);
         s->vm_state = NULL;
@@ -1227,8 +1219,6 @@ static int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     timer_init_ns(&s->cycle_timer, QEMU_CLOCK_VIRTUAL, hdd_cycle_timer_cb, s);
     timer_init_ns(&s->answer_timer, QEMU_CLOCK_VIRTUAL, hdd_answer_timer_cb,
                   s);
-    timer_init_ms(&s->write_out_timer, QEMU_CLOCK_REALTIME,
-                  hdd_write_out_timer_cb, s);
     s->vm_state = qemu_add_vm_change_state_handler(hdd_vm_state_change, s);
     s->ff_bh = aio_bh_new(bdrv_get_aio_context(bs), hdd_fast_forward_bh, s);
     s->cut_bh = aio_bh_new(qemu_get_aio_context(), hdd_cut_bh, s);

@@ -74,8 +74,7 @@ typedef struct HddReq {
  *   IDLE -> CUT -> DOWN -> IDLE    power-cut-every-ns: power comes back
  *                                  HDD_DOWN_NS after the first command
  *                                  that found the drive off
- *   IDLE -> WRITE_OUT -> IDLE      durable data goes to the image: it has
- *                                  waited HDD_UNWRITTEN_MAX_MS, or the VM
+ *   IDLE -> WRITE_OUT -> IDLE      durable data goes to the image: the VM
  *                                  stops
  *   IDLE, DELIVERING,              a scheduled power loss: the cut runs
  *   FAST_FORWARD,                  at once, from a BH (in a request's
@@ -101,14 +100,19 @@ typedef enum HddState {
 /*
  * Durable data (on the modelled media) reaches the image in batches, not
  * one synchronous image write per durable write: when the batch holds
- * this many bytes or extents, when its oldest data has waited this long
- * in host time, and whenever the image must equal the media (the VM
- * stops, the power is cut, the node closes).  A QEMU killed outright
- * (SIGKILL) leaves the image without the batch.
+ * this many bytes or extents, when a delivery of the model's events finds
+ * its oldest data this old in model time, and whenever the image must
+ * equal the media (the VM stops, the power is cut, the node closes).  A
+ * QEMU killed outright (SIGKILL) leaves the image without the batch.
+ * The age is checked in deliveries, not on a timer of its own: a timer
+ * would be one more virtual-clock deadline, and deadlines end icount's
+ * lockstep rounds, so image housekeeping would move the guest's SMP
+ * schedule; on the host clock it made the write-outs fall at points of
+ * the guest's execution that host timing chose.
  */
 #define HDD_UNWRITTEN_MAX_BYTES     (1024 * 1024)
 #define HDD_UNWRITTEN_MAX_EXTENTS   256
-#define HDD_UNWRITTEN_MAX_MS        50
+#define HDD_UNWRITTEN_MAX_NS        50000000
 
 typedef struct BDRVHddState {
     BlockDriverState *bs;
@@ -129,7 +133,8 @@ typedef struct BDRVHddState {
     HddMap *writing;            /* the batch being written, or NULL */
     uint64_t write_outs;        /* batches written (or started) so far */
     CoQueue write_out_done;     /* untimed requests waiting for a batch */
-    QEMUTimer write_out_timer;  /* QEMU_CLOCK_REALTIME: the batch's age */
+    hwm_ns unwritten_since_ns;  /* model time the batch's oldest data
+                                 * became durable */
     VMChangeStateEntry *vm_state; /* the VM's stop writes the batch out */
     HddState state;
     QEMUBH *ff_bh;              /* hdd_fast_forward_bh() */
