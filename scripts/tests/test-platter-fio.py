@@ -158,6 +158,38 @@ def test_guest_transport(tmp):
     assert bad is None and "does not decode" in err, err
 
 
+def test_bench_guest_reads_fio(tmp):
+    # bench-guest's jobs16 figures from the guest's fio result as it comes
+    # now (fio's json+ in fio_json_gz_b64, no top-level ios): the shipped
+    # xfs-fsync job, run by the host's fio, 2 jobs for 1 s.  bench-guest
+    # read res["ios"] and stopped with a KeyError traceback at its first
+    # jobs16 run.
+    import importlib.machinery
+    import importlib.util
+    job = os.path.join(ROOT, "guest-tests", "fio", "xfs-fsync.fio")
+    out = os.path.join(tmp, "fio.json")
+    subprocess.run([FIO, "--eta=never", "--output-format=json+", f"--output={out}",
+                    f"--directory={tmp}", job], check=True, capture_output=True,
+                   env=dict(os.environ, PLATTER_RUNTIME="1", PLATTER_JOBS="2"))
+    with open(out) as f:
+        text = f.read()
+    res, err = experiment.decode_guest(
+        {"version": 1, "test": "fio", "device": {"stat_delta": {"flushes": 3}},
+         "fio_json_gz_b64": base64.b64encode(gzip.compress(text.encode())).decode()})
+    assert err is None, err
+    loader = importlib.machinery.SourceFileLoader(
+        "bench_guest", os.path.join(ROOT, "scripts", "bench-guest"))
+    bench = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(bench)
+    raw = json.loads(text)["jobs"]
+    syncs = sum(j["sync"]["total_ios"] for j in raw)
+    runtime_ns = max(j["write"]["runtime"] for j in raw) * 1_000_000
+    assert syncs > 0 and 900_000_000 <= runtime_ns <= 1_100_000_000, (syncs, runtime_ns)
+    assert bench.guest_figures(res) == ((syncs, runtime_ns), None), bench.guest_figures(res)
+    none, why = bench.guest_figures({"version": 1, "test": "fio", "fio": {"jobs": []}})
+    assert none is None and why == "fio's output has no job that fsynced", why
+
+
 def test_histogram_math(_tmp):
     h = latency.from_pairs([[1000, 1], [2000, 2], [3000, 96], [9000, 1]])
     assert latency.count(h) == 100
@@ -208,6 +240,7 @@ tap.run([("fio job files: paths kept on the test target", test_job_checks),
          ("fio json+ output: group_reporting, notes before the JSON, malformed output",
           test_group_reporting_and_notes),
          ("the guest's fio result decodes and summarizes", test_guest_transport),
+         ("bench-guest reads the guest's fio result: fsyncs and runtime", test_bench_guest_reads_fio),
          ("latency histograms: percentiles and CDFs", test_histogram_math),
          ("compare --workloads with a job file: no sim prediction", test_compare_with_a_job_file)],
         with_tmpdir=True)
