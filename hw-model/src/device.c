@@ -168,6 +168,8 @@ struct HwmDevice {
     hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
+    bool after_write;           /* the last read or write to complete was
+                                   a write: the overheads it selects */
     uint64_t ack_seq;
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
@@ -335,8 +337,10 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
         d->st.reads++;
         d->st.read_bytes += c->req.length;
         d->st.cache_read_hits += c->hit;
+        d->after_write = false;
         break;
     case HWM_OP_WRITE:
+        d->after_write = true;
         d->st.writes++;
         d->st.write_bytes += c->req.length;
         d->st.fua_writes += (c->req.flags & HWM_REQ_FUA) != 0;
@@ -465,6 +469,38 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
 
 /* ---- controller --------------------------------------------------------- */
 
+static uint32_t read_segments_now(const HwmDevice *d);
+
+/* The controller's overhead for `c`, by kind (HwmOverheadKind): decided
+ * when it takes the command, from what the buffer holds then, as DiskSim
+ * decides it on arrival.  A read that finds its data when it is ready
+ * (read_from_buffer) may differ from one that would have when taken: the
+ * read-ahead moved on, or a write came in between; the overhead was
+ * spent by then. */
+static hwm_ns overhead_of(const HwmDevice *d, const Cmd *c, hwm_ns t)
+{
+    HwmOverheadKind k;
+
+    switch (c->req.op) {
+    case HWM_OP_READ: {
+        bool hit = !(c->req.flags & HWM_REQ_FUA) &&
+                   (hwm_cache_covers(&d->cache, c->lba, c->sectors) ||
+                    (d->rc.nseg > 0 &&
+                     hwm_rc_peek(&d->rc, t, c->lba, c->sectors,
+                                 read_segments_now(d))));
+        k = hit ? HWM_OVH_READ_HIT : HWM_OVH_READ_MISS;
+        break;
+    }
+    case HWM_OP_WRITE:
+        k = is_write_in_place(d, c) || is_log_write(d, c) ?
+            HWM_OVH_WRITE_MISS : HWM_OVH_WRITE_HIT;
+        break;
+    default:
+        return (hwm_ns)d->prof.command_overhead_ns;
+    }
+    return (hwm_ns)d->prof.kind_overhead_ns[d->after_write][k];
+}
+
 static bool earlier_outstanding(const HwmDevice *d, const Cmd *c)
 {
     return d->cmds.head != &c->link;
@@ -498,8 +534,8 @@ static void admit(HwmDevice *d, hwm_ns t)
         }
         c->state = CS_PREP;
         c->start_ns = t;
-        hwm_ns ready = t + (hwm_ns)d->prof.command_overhead_ns;
-        c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
+        c->t.overhead_ns = overhead_of(d, c, t);
+        hwm_ns ready = t + c->t.overhead_ns;
         if (c->req.op == HWM_OP_WRITE) {
             hwm_ns x = iface_ns(d, c->req.length);
             ready += x;
@@ -1389,6 +1425,7 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
      */
     d->media.ops->power_on(&d->media);
     d->writeback_next = 0;
+    d->after_write = false;
     d->last_busy = d->now;
     return lost;
 }

@@ -629,6 +629,48 @@ static void test_read_streams_to_host(void)
                     e[0][0].t.transfer_ns - 1 + sector_link);
 }
 
+/* Controller overhead by kind: hit or miss, after a read or a write
+ * (DiskSim's eight; profile.h).  Each command runs alone on an idle drive,
+ * so the overhead column is the kind's figure; an after-write key not
+ * given takes its after-read key's value. */
+static void test_overhead_by_kind(void)
+{
+    g_autoptr(HwmProfile) p = NULL;
+    g_autoptr(HwmDevice) d = read_device(
+        "read_hit_overhead_us = 11\nread_miss_overhead_us = 13\n"
+        "write_hit_overhead_us = 17\nwrite_miss_overhead_us = 19\n"
+        "read_hit_after_write_overhead_us = 23\n"
+        "read_miss_after_write_overhead_us = 29\n"
+        "write_hit_after_write_overhead_us = 31\n", HWM_ON, &p);
+    static const struct {
+        HwmOp op;
+        uint32_t flags;
+        uint64_t off;
+        hwm_ns overhead_us;
+    } seq[] = {
+        { HWM_OP_WRITE, 0, 0, 17 },             /* first: as after a read */
+        { HWM_OP_WRITE, 0, 4096, 31 },          /* into the cache */
+        { HWM_OP_READ, 0, 0, 23 },              /* from the write cache */
+        { HWM_OP_READ, 0, 1 << 30, 13 },        /* from the media */
+        { HWM_OP_READ, 0, (1 << 30) + 4096, 11 },   /* read-ahead's */
+        { HWM_OP_WRITE, HWM_REQ_FUA, 1 << 20, 19 }, /* in place */
+        { HWM_OP_WRITE, HWM_REQ_FUA, 2 << 20, 19 }, /* after a write: none
+                                                   given, as after a read */
+        { HWM_OP_READ, 0, 3u << 30, 29 },
+        { HWM_OP_FLUSH, 0, 0, 0 },             /* command_overhead_us */
+    };
+    hwm_ns t = 0;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(seq); i++) {
+        bool flush = seq[i].op == HWM_OP_FLUSH;
+        submit(d, t, i, seq[i].op, seq[i].flags, flush ? 0 : seq[i].off,
+               flush ? 0 : 4096);
+        HwmEvent e = next_completion(d);
+        g_assert_cmpint(e.t.overhead_ns, ==, seq[i].overhead_us * 1000);
+        t = e.time_ns + 50 * MS;                /* the read-ahead is done */
+    }
+}
+
 static void test_read_ahead_track(void)
 {
     g_autoptr(HwmProfile) p = NULL;
@@ -1044,6 +1086,10 @@ static void test_dump_origins(void)
                   "derived: settle-from-write-seek");
     expect_origin(dump, "read_segment_kb", "1024", "derived: rseg-from-cache");
     expect_origin(dump, "command_overhead_us", "100", "derived: overhead-hdd");
+    expect_origin(dump, "write_hit_overhead_us", "100",
+                  "derived: overhead-by-kind");
+    expect_origin(dump, "read_miss_after_write_overhead_us", "100",
+                  "derived: overhead-after-write");
     expect_origin(dump, "queue_depth", "32", "derived: queue-from-interface");
     expect_origin(dump, "flush", "non-queued", "derived: flush-from-interface");
     expect_origin(dump, "zones", "30", "default");
@@ -1418,6 +1464,7 @@ int main(int argc, char **argv)
     g_test_add_func("/read/read-ahead-abandon", test_read_ahead_abandon);
     g_test_add_func("/read/read-ahead-track", test_read_ahead_track);
     g_test_add_func("/read/streams-to-host", test_read_streams_to_host);
+    g_test_add_func("/device/overhead-by-kind", test_overhead_by_kind);
     g_test_add_func("/read/zero-latency", test_zero_latency_read);
     g_test_add_func("/read/segments-shared", test_read_segments_shared);
     g_test_add_func("/durability/power-cut-keeps-due-events",
