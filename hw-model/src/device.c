@@ -473,10 +473,9 @@ static uint32_t read_segments_now(const HwmDevice *d);
 
 /* The controller's overhead for `c`, by kind (HwmOverheadKind): decided
  * when it takes the command, from what the buffer holds then, as DiskSim
- * decides it on arrival.  A read that finds its data when it is ready
- * (read_from_buffer) may differ from one that would have when taken: the
- * read-ahead moved on, or a write came in between; the overhead was
- * spent by then. */
+ * decides it on arrival.  Once the overhead is over, read_from_buffer()
+ * may find otherwise (the read-ahead moved on, or a write came in): the
+ * overhead is spent by then. */
 static hwm_ns overhead_of(const HwmDevice *d, const Cmd *c, hwm_ns t)
 {
     HwmOverheadKind k;
