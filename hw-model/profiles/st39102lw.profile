@@ -5,8 +5,9 @@
 # from its title page only), so the figures a data sheet would give are taken
 # from what DIXtrac measured on the drive, as DiskSim ships it:
 #   [dx] extracted by DIXtrac, source: benh/disksim valid/cheetah9LP.model
-#        (geometry, rotation speed) and valid/cheetah9LP.seek (seek times
-#        measured by distance)
+#        (geometry, rotation speed), valid/cheetah9LP.seek (seek times
+#        measured by distance) and valid/cheetah9LP.diskspecs (buffer
+#        segments, command overheads by kind)
 # Nothing here is fitted to the trace's response times; every other key is
 # derived by the rules in hw-model/src/profile.c or takes its class default
 # (--dump-profile says which).
@@ -28,3 +29,13 @@ seek_avg_ms = 5.468               # [dx] the data-sheet average (weighted over a
 cache_mb = 1                      # [dx] 3 segments x 561 blocks (valid/cheetah9LP.diskspecs), to the MiB
 read_segments = 3                 # [dx] Number of buffer segments (valid/cheetah9LP.diskspecs)
 read_segment_kb = 280             # [dx] Segment size 561 blocks, to the KiB
+# [dx] valid/cheetah9LP.diskspecs "Read hit over. after read" and its seven
+# siblings, ms there: DIXtrac times each kind of command on the idle drive
+read_hit_overhead_us = 66                 # [dx] Read hit over. after read = 0.066
+read_hit_after_write_overhead_us = 273    # [dx] Read hit over. after write = 0.273
+read_miss_overhead_us = 283.62            # [dx] Read miss over. after read = 0.28362
+read_miss_after_write_overhead_us = 86.73 # [dx] Read miss over. after write = 0.08673
+write_hit_overhead_us = 748               # [dx] Write hit over. after read = 0.748
+write_hit_after_write_overhead_us = 500   # [dx] Write hit over. after write = 0.5
+write_miss_overhead_us = 906.92           # [dx] Write miss over. after read = 0.90692
+write_miss_after_write_overhead_us = 896.4 # [dx] Write miss over. after write = 0.8964

@@ -55,6 +55,8 @@ typedef struct Cmd {
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
     bool read_ahead;        /* READ: rode on the read-ahead in progress */
+    hwm_ns host_done;       /* READ from the media: when its data has
+                               reached the host (HostStream) */
     uint32_t write_misses;  /* see HwmEvent */
     GList link;             /* in HwmDevice.cmds */
 } Cmd;
@@ -166,6 +168,8 @@ struct HwmDevice {
     hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
+    bool after_write;           /* the last read or write to complete was
+                                   a write: the overheads it selects */
     uint64_t ack_seq;
     uint64_t reserved_sectors;
     uint32_t reserved_extents;
@@ -308,11 +312,7 @@ static void emit(HwmDevice *d, const HwmEvent *ev)
 
 static hwm_ns iface_ns(const HwmDevice *d, uint64_t bytes)
 {
-    uint64_t r = d->prof.interface_bytes_per_s;
-    /* 128 bits: bytes * 10^9 passes 2^64 from 18.4 GB on (that wrapped);
-     * the quotient stays below 2^62 ns up to 4.6 PB at the slowest link
-     * the profile allows (1 MB/s) */
-    return (hwm_ns)(((unsigned __int128)bytes * 1000000000u + r - 1) / r);
+    return hwm_link_ns(d->prof.interface_bytes_per_s, bytes);
 }
 
 static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
@@ -337,8 +337,10 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
         d->st.reads++;
         d->st.read_bytes += c->req.length;
         d->st.cache_read_hits += c->hit;
+        d->after_write = false;
         break;
     case HWM_OP_WRITE:
+        d->after_write = true;
         d->st.writes++;
         d->st.write_bytes += c->req.length;
         d->st.fua_writes += (c->req.flags & HWM_REQ_FUA) != 0;
@@ -467,6 +469,37 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
 
 /* ---- controller --------------------------------------------------------- */
 
+static uint32_t read_segments_now(const HwmDevice *d);
+
+/* The controller's overhead for `c`, by kind (HwmOverheadKind): decided
+ * when it takes the command, from what the buffer holds then, as DiskSim
+ * decides it on arrival.  Once the overhead is over, read_from_buffer()
+ * may find otherwise (the read-ahead moved on, or a write came in): the
+ * overhead is spent by then. */
+static hwm_ns overhead_of(const HwmDevice *d, const Cmd *c, hwm_ns t)
+{
+    HwmOverheadKind k;
+
+    switch (c->req.op) {
+    case HWM_OP_READ: {
+        bool hit = !(c->req.flags & HWM_REQ_FUA) &&
+                   (hwm_cache_covers(&d->cache, c->lba, c->sectors) ||
+                    (d->rc.nseg > 0 &&
+                     hwm_rc_peek(&d->rc, t, c->lba, c->sectors,
+                                 read_segments_now(d))));
+        k = hit ? HWM_OVH_READ_HIT : HWM_OVH_READ_MISS;
+        break;
+    }
+    case HWM_OP_WRITE:
+        k = is_write_in_place(d, c) || is_log_write(d, c) ?
+            HWM_OVH_WRITE_MISS : HWM_OVH_WRITE_HIT;
+        break;
+    default:
+        return (hwm_ns)d->prof.command_overhead_ns;
+    }
+    return (hwm_ns)d->prof.kind_overhead_ns[d->after_write][k];
+}
+
 static bool earlier_outstanding(const HwmDevice *d, const Cmd *c)
 {
     return d->cmds.head != &c->link;
@@ -500,8 +533,8 @@ static void admit(HwmDevice *d, hwm_ns t)
         }
         c->state = CS_PREP;
         c->start_ns = t;
-        hwm_ns ready = t + (hwm_ns)d->prof.command_overhead_ns;
-        c->t.overhead_ns = (hwm_ns)d->prof.command_overhead_ns;
+        c->t.overhead_ns = overhead_of(d, c, t);
+        hwm_ns ready = t + c->t.overhead_ns;
         if (c->req.op == HWM_OP_WRITE) {
             hwm_ns x = iface_ns(d, c->req.length);
             ready += x;
@@ -535,8 +568,7 @@ static void rearm_read_ahead(HwmDevice *d)
  * write cache, a read segment, or the read-ahead in progress. */
 static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
 {
-    hwm_ns x = iface_ns(d, c->req.length);
-    hwm_ns media_done = t;
+    hwm_ns done = t + iface_ns(d, c->req.length);
 
     if (c->req.flags & HWM_REQ_FUA) {
         return false;                   /* FUA: from the media */
@@ -547,7 +579,7 @@ static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
         return false;
     } else {
         switch (hwm_rc_lookup(&d->rc, t, c->lba, c->sectors,
-                              read_segments_now(d), &media_done)) {
+                              read_segments_now(d), &done)) {
         case RC_MISS:
             return false;
         case RC_HIT:
@@ -555,17 +587,16 @@ static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
             d->st.read_segment_hits++;
             break;
         case RC_JOIN:
-            /* the head is already streaming towards it: what it waits for
-             * is the media transfer of what is still to come */
+            /* the head is already streaming towards it: the host takes
+             * what is in and the rest as it comes */
             c->read_ahead = true;
-            c->t.transfer_ns += media_done - t;
             d->st.read_ahead_joins++;
             break;
         }
         rearm_read_ahead(d);
     }
-    c->t.transfer_ns += x;
-    complete_at(d, c, media_done + x);
+    c->t.transfer_ns += done - t;
+    complete_at(d, c, done);
     return true;
 }
 
@@ -785,7 +816,7 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     MediaTime mt = { 0 };
     bool missed;
     hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
-                                      &missed);
+                                      &missed, NULL);
     if (d->media.ops->one_actuator && d->nq_flush &&
         d->nq_flush->state == CS_FLUSH) {
         /* the flush is waiting for exactly this: show where it went */
@@ -855,9 +886,14 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
     MediaReq r = media_req(d, c);
     MediaTime mt = { 0 };
     bool missed;
+    /* a read's data goes to the host as the medium brings it in */
+    HostStream hs = { .from_lba = c->lba, .end_lba = c->lba + c->sectors,
+                      .link_bytes_per_s = d->prof.interface_bytes_per_s,
+                      .done = t + iface_ns(d, c->req.length) };
     hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
-                                      &missed);
+                                      &missed, r.write ? NULL : &hs);
 
+    c->host_done = hs.done;
     unit_set_op(d, u, r.log ? OP_LOG : OP_HOST);
     if (r.write) {
         /* write-back on another unit must not overtake it */
@@ -990,7 +1026,8 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             c->durable = true;
             complete_at(d, c, t);
         } else {
-            hwm_ns x = iface_ns(d, c->req.length);
+            /* the part of the host transfer the media read did not hide */
+            hwm_ns x = c->host_done - t;
             /* keep what was read; read on past it while nothing else
              * wants the media */
             if (d->rc.nseg > 0 &&
@@ -1387,6 +1424,7 @@ GArray *hwm_power_cut(HwmDevice *d, hwm_ns now)
      */
     d->media.ops->power_on(&d->media);
     d->writeback_next = 0;
+    d->after_write = false;
     d->last_busy = d->now;
     return lost;
 }

@@ -334,9 +334,43 @@ hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
  * Every start and end is the ceiling of an exact boundary instant, so
  * consecutive chunks and consecutive accesses chain without loss.
  */
+/*
+ * The host's part of one track's chunk (HostStream): sectors [lba, lba+n)
+ * of the chunk, read from index j (zero-latency; 0: in order) starting at
+ * `start`, `past` ticks after that boundary.  A sector is ready for the
+ * host when it and all before it are in, so the transfer ends no earlier
+ * than any sector's readiness plus the link time of it and what follows.
+ * Within a run of sectors read in order that sum is linear in the sector,
+ * so its ends bound it; read out of order, the sectors from j on are ready
+ * when sector j-1 is, which the run [.., j-1] covers.
+ */
+static void stream_chunk(const Phys *ph, uint64_t lba, uint32_t n, uint32_t j,
+                         hwm_ns start, uint64_t past, uint64_t per_ns,
+                         HostStream *hs)
+{
+    uint64_t lo = MAX(lba, hs->from_lba), hi = MIN(lba + n, hs->end_lba);
+    if (lo >= hi) {
+        return;
+    }
+    uint32_t first = (uint32_t)(lo - lba), last = (uint32_t)(hi - 1 - lba);
+    if (j > 0 && first < j) {
+        last = MIN(last, j - 1);
+    }
+    uint32_t ends[2] = { first, last };
+    for (int k = 0; k < 2; k++) {
+        uint32_t i = ends[k];
+        /* the boundary after sector i, counted from where reading began */
+        uint64_t b = i >= j ? i - j + 1 : ph->spt - j + i + 1;
+        hwm_ns in = start + (hwm_ns)ceil_div(b * PHASE_REV - past, per_ns);
+        uint64_t rest = hs->end_lba - (lba + i);
+        hs->done = MAX(hs->done, in + hwm_link_ns(hs->link_bytes_per_s,
+                                                 rest * HWM_SECTOR_BYTES));
+    }
+}
+
 static hwm_ns walk(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
                    uint64_t sectors, unsigned how, hwm_ns stop,
-                   uint64_t *done, MediaTime *mt)
+                   uint64_t *done, MediaTime *mt, HostStream *hs)
 {
     bool write = how & ACC_WRITE;
     uint32_t miss = (how & ACC_MISS) ? 1 : 0;
@@ -385,6 +419,9 @@ static hwm_ns walk(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
             *done += MIN(got, (uint64_t)n);
             return stop;
         }
+        if (hs) {
+            stream_chunk(&ph, lba, n, j, start, past, per_ns, hs);
+        }
         mt->seek_ns += pos;
         mt->rotate_ns += wait + (end - start - xfer);
         mt->transfer_ns += xfer;
@@ -402,7 +439,15 @@ hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
                            MediaTime *mt)
 {
     uint64_t done;
-    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, &done, mt);
+    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, &done, mt, NULL);
+}
+
+hwm_ns hwm_geometry_read_streamed(const Geometry *g, ArmPos *arm, hwm_ns t,
+                                  uint64_t lba, uint64_t sectors, unsigned how,
+                                  MediaTime *mt, HostStream *hs)
+{
+    uint64_t done;
+    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, &done, mt, hs);
 }
 
 uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
@@ -410,6 +455,6 @@ uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
 {
     MediaTime mt = { 0 };
     uint64_t done;
-    walk(g, arm, t, lba, sectors, 0, stop, &done, &mt);
+    walk(g, arm, t, lba, sectors, 0, stop, &done, &mt, NULL);
     return done;
 }

@@ -123,6 +123,36 @@ hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
                            MediaTime *mt);
 
 /*
+ * A read's data goes to the host as it comes off the media (SCSI
+ * disconnect/reconnect; ATA and SATA fill the host from the segment as
+ * sectors arrive): in LBA order, at the link's rate, a sector once it and
+ * every sector before it are in the buffer.  The host's data is
+ * [from_lba, end_lba) of what the walk reads (sectors before from_lba are
+ * in already); `done` holds the earliest the transfer can end (when the
+ * host is ready for data, plus the whole transfer) and gets when its last
+ * byte reaches the host.
+ */
+typedef struct {
+    uint64_t from_lba, end_lba;
+    uint64_t link_bytes_per_s;
+    hwm_ns done;
+} HostStream;
+
+/* Link time of `bytes`, rounded up.  128 bits: bytes * 10^9 passes 2^64
+ * from 18.4 GB on; the quotient stays below 2^62 ns up to 4.6 PB at the
+ * slowest link a profile allows (1 MB/s). */
+static inline hwm_ns hwm_link_ns(uint64_t bytes_per_s, uint64_t bytes)
+{
+    return (hwm_ns)(((unsigned __int128)bytes * 1000000000u +
+                     bytes_per_s - 1) / bytes_per_s);
+}
+
+/* hwm_geometry_access() for a read whose data streams to the host (`hs`). */
+hwm_ns hwm_geometry_read_streamed(const Geometry *g, ArmPos *arm, hwm_ns t,
+                                  uint64_t lba, uint64_t sectors, unsigned how,
+                                  MediaTime *mt, HostStream *hs);
+
+/*
  * A read of up to `sectors` sectors from `lba`, begun at time `t` with the
  * arm at `*arm`, that stops at `stop`: how many whole sectors are read by
  * then.  `*arm` is left where the head is.  The read-ahead uses it to know

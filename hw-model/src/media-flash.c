@@ -39,7 +39,8 @@ static uint32_t flash_unit_of(const Media *m, const MediaReq *r)
 }
 
 static hwm_ns flash_access(Media *m, ArmPos *arm, const MediaReq *r,
-                           hwm_ns t, MediaTime *mt, bool *missed)
+                           hwm_ns t, MediaTime *mt, bool *missed,
+                           HostStream *hs)
 {
     uint64_t per = page_sectors(m);
     hwm_ns op = (hwm_ns)(r->write ? m->prof->program_ns : m->prof->read_ns);
@@ -48,6 +49,12 @@ static hwm_ns flash_access(Media *m, ArmPos *arm, const MediaReq *r,
     (void)arm;
     *missed = false;
     mt->transfer_ns += end - t;
+    if (hs) {
+        /* a die reads whole pages: the data goes out after them */
+        hs->done = MAX(hs->done, end + hwm_link_ns(hs->link_bytes_per_s,
+                                                  (hs->end_lba - hs->from_lba) *
+                                                  HWM_SECTOR_BYTES));
+    }
     return end;
 }
 

@@ -147,7 +147,7 @@ static hwm_ns log_append(Hdd *h, ArmPos *arm, hwm_ns t, uint64_t sectors,
 }
 
 static hwm_ns hdd_access(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
-                         MediaTime *mt, bool *missed)
+                         MediaTime *mt, bool *missed, HostStream *hs)
 {
     Hdd *h = m->state;
     unsigned how;
@@ -161,6 +161,11 @@ static hwm_ns hdd_access(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
         how = ACC_WRITE | (*missed ? ACC_MISS : 0);
     } else {
         how = m->prof->zero_latency_read ? ACC_ZERO_LATENCY : 0;
+        if (hs) {
+            /* the host takes the data as it comes off the platter */
+            return hwm_geometry_read_streamed(&h->geo, arm, t, r->lba,
+                                              r->sectors, how, mt, hs);
+        }
     }
     return hwm_geometry_access(&h->geo, arm, t, r->lba, r->sectors, how, mt);
 }

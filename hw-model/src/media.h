@@ -53,9 +53,11 @@ struct MediaOps {
                           hwm_ns t);
     /* Carry `r` out from `t` on a unit at `*arm`: returns its end, moves
      * `*arm`, adds the time by component to `*mt`; `*missed` says the
-     * servo made a write wait a revolution (off-track write inhibit). */
+     * servo made a write wait a revolution (off-track write inhibit).
+     * `hs` (a host read, else NULL): its `done` gets when the data has
+     * reached the host, as the medium sends it (geometry.h). */
     hwm_ns (*access)(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
-                     MediaTime *mt, bool *missed);
+                     MediaTime *mt, bool *missed, HostStream *hs);
     /* The dirty extent a unit at `arm` would write back next at `t` among
      * those with seq <= max_seq and not busy, or NULL. */
     Extent *(*pick)(const Media *m, Cache *c, ArmPos arm, hwm_ns t,

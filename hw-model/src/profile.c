@@ -81,6 +81,7 @@ static const char *const writeback_order_names[] = { "positioning",
 typedef struct Rule {
     const char *name;               /* short name, shown by --dump-profile */
     const char *inputs[8];          /* keys it reads (NULL-terminated) */
+    /* NULL: the value of its one input (a key that defaults to another) */
     bool (*fn)(const HwmProfile *p, uint64_t *out);
     const char *how;                /* the rule in words, for errors */
 } Rule;
@@ -233,6 +234,12 @@ static bool rule_overhead(const HwmProfile *p, uint64_t *out)
     return true;
 }
 
+/* overhead-by-kind: a read or write of each kind (hit or miss, after a
+ * read) costs the one command overhead unless the profile gives its own
+ * (DiskSim's diskmodel parameters; DIXtrac measures them per drive);
+ * overhead-after-write: after a write, the kind's overhead after a read.
+ * Both take another key's value (Rule.fn NULL). */
+
 /* rseg-from-cache: read segments share a quarter of the data sheet's
  * buffer (drives keep most of it for writes and the firmware), in 4 KiB
  * units, 64 KiB..4 MiB each.  No cache: the default. */
@@ -314,6 +321,19 @@ static const Rule R_write_settle = { "settle-from-write-seek",
     "as seek_avg_write_ms - seek_avg_ms" };
 static const Rule R_overhead = { "overhead-hdd", { "type", NULL },
     rule_overhead, "for type = hdd" };
+static const Rule R_kind_overhead = { "overhead-by-kind",
+    { "command_overhead_us", NULL }, NULL, "as command_overhead_us" };
+/* [HwmOverheadKind] */
+static const Rule R_after_write[HWM_OVH_KINDS] = {
+    { "overhead-after-write", { "read_hit_overhead_us", NULL }, NULL,
+      "as read_hit_overhead_us" },
+    { "overhead-after-write", { "read_miss_overhead_us", NULL }, NULL,
+      "as read_miss_overhead_us" },
+    { "overhead-after-write", { "write_hit_overhead_us", NULL }, NULL,
+      "as write_hit_overhead_us" },
+    { "overhead-after-write", { "write_miss_overhead_us", NULL }, NULL,
+      "as write_miss_overhead_us" },
+};
 static const Rule R_read_segment = { "rseg-from-cache",
     { "cache_mb", "read_segments", NULL }, rule_read_segment,
     "as cache_mb / 4 / read_segments" };
@@ -426,7 +446,53 @@ static const KeyDef keys[] = {
 
     { "command_overhead_us", T_TIME, NS_PER_US, F(command_overhead_ns),
       FOR_ALL, false, "0", 0, 100 * NS_PER_MS, NULL,
-      "controller time to take a command and report it", &R_overhead },
+      "controller time to take a command and report it (FLUSH, DISCARD, "
+      "and each read or write kind below that is not given)", &R_overhead },
+    /* by kind, after DiskSim's diskmodel ("Read hit over. after read"
+     * and its seven siblings, which DIXtrac measures): the kind is
+     * decided when the controller takes the command */
+    { "read_hit_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[0][HWM_OVH_READ_HIT]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "controller time for a read the buffer serves (the write cache, a "
+      "read segment or the read-ahead under way), after a read",
+      &R_kind_overhead },
+    { "read_miss_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[0][HWM_OVH_READ_MISS]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "controller time for a read that goes to the media, after a read",
+      &R_kind_overhead },
+    { "write_hit_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[0][HWM_OVH_WRITE_HIT]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "controller time for a write into the write cache, after a read",
+      &R_kind_overhead },
+    { "write_miss_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[0][HWM_OVH_WRITE_MISS]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "controller time for a write that goes to the media (write cache "
+      "off, a FUA write in place or to the media-cache log), after a read",
+      &R_kind_overhead },
+    { "read_hit_after_write_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[1][HWM_OVH_READ_HIT]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "read_hit_overhead_us when the last read or write to complete was a "
+      "write", &R_after_write[HWM_OVH_READ_HIT] },
+    { "read_miss_after_write_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[1][HWM_OVH_READ_MISS]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "read_miss_overhead_us when the last read or write to complete was a "
+      "write", &R_after_write[HWM_OVH_READ_MISS] },
+    { "write_hit_after_write_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[1][HWM_OVH_WRITE_HIT]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "write_hit_overhead_us when the last read or write to complete was a "
+      "write", &R_after_write[HWM_OVH_WRITE_HIT] },
+    { "write_miss_after_write_overhead_us", T_TIME, NS_PER_US,
+      F(kind_overhead_ns[1][HWM_OVH_WRITE_MISS]), FOR_ALL, false, NULL, 0,
+      100 * NS_PER_MS, NULL,
+      "write_miss_overhead_us when the last read or write to complete was a "
+      "write", &R_after_write[HWM_OVH_WRITE_MISS] },
     { "interface_mb_s", T_SIZE, 1000000, F(interface_bytes_per_s), FOR_ALL,
       false, "600", 1000000, 1000000000000ull, NULL,
       "host link rate (MB = 10^6 bytes)", NO_RULE },
@@ -784,7 +850,10 @@ static bool resolve_key(HwmProfile *p, size_t i, bool *done, bool *progress,
                 return true;                /* later */
             }
         }
-        if (k->rule->fn(p, &v)) {
+        if (!k->rule->fn) {
+            v = fetch(p, find_key(k->rule->inputs[0]));
+        }
+        if (!k->rule->fn || k->rule->fn(p, &v)) {
             g_autofree char *where = g_strdup_printf(
                 "%s: derived by rule '%s'", p->source, k->rule->name);
             if (!check_bounds(p, k, v, where, errp)) {

@@ -50,6 +50,19 @@ typedef enum {
                                  for as long as the host keeps reading */
 } HwmReadAhead;
 
+/* Kinds of read and write command whose controller overhead differs
+ * (DiskSim's diskmodel; DIXtrac measures each): a hit is served by the
+ * buffer, a miss goes to the media. */
+typedef enum {
+    HWM_OVH_READ_HIT,         /* from the write cache, a read segment or
+                                 the read-ahead under way */
+    HWM_OVH_READ_MISS,        /* from the media */
+    HWM_OVH_WRITE_HIT,        /* into the write cache */
+    HWM_OVH_WRITE_MISS,       /* to the media: write cache off, FUA in
+                                 place or to the media-cache log */
+    HWM_OVH_KINDS,
+} HwmOverheadKind;
+
 struct HwmProfile {
     char *name;                   /* file name without .profile */
     char *source;                 /* path or label, for messages */
@@ -94,7 +107,12 @@ struct HwmProfile {
     uint32_t program_bytes;               /* one program operation */
 
     /* controller and interface */
-    uint64_t command_overhead_ns;
+    uint64_t command_overhead_ns;         /* FLUSH, DISCARD; the default
+                                             of each kind below */
+    /* a read's or write's overhead by kind, [after a write][kind]: after
+     * a read (or first), or after a write, the last read or write to
+     * complete */
+    uint64_t kind_overhead_ns[2][HWM_OVH_KINDS];
     uint64_t interface_bytes_per_s;
     uint32_t queue_depth;
     HwmPolicy policy;

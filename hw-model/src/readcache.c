@@ -20,7 +20,8 @@
 
 void hwm_rc_init(ReadCache *rc, const Geometry *geo, const HwmProfile *p)
 {
-    *rc = (ReadCache){ .geo = geo };
+    *rc = (ReadCache){ .geo = geo,
+                       .link_bytes_per_s = p->interface_bytes_per_s };
     if (!geo || p->read_segments == 0) {
         return;
     }
@@ -147,8 +148,71 @@ static void extend(ReadCache *rc, hwm_ns t, uint64_t end, bool ride)
     }
 }
 
+/* When the host has [lba, lba+n) of the read-ahead in progress, asked for
+ * at `t` (the base is at what is read by then: extend() rebased it). */
+static hwm_ns join_done(const ReadCache *rc, hwm_ns t, uint64_t lba,
+                        uint64_t n)
+{
+    HostStream hs = { .from_lba = MAX(lba, rc->base_lba), .end_lba = lba + n,
+                      .link_bytes_per_s = rc->link_bytes_per_s,
+                      .done = t + hwm_link_ns(rc->link_bytes_per_s,
+                                              n * HWM_SECTOR_BYTES) };
+    ArmPos a = rc->base_arm;
+    MediaTime scratch = { 0 };
+
+    if (lba + n > rc->base_lba) {
+        hwm_geometry_read_streamed(rc->geo, &a, rc->base_t, rc->base_lba,
+                                   lba + n - rc->base_lba, 0, &scratch, &hs);
+    }
+    return hs.done;
+}
+
+/* Would fit(rc, avail) keep segment i?  The read-ahead's own always stays;
+ * the others by recency, as many as avail leaves room for. */
+static bool survives_fit(const ReadCache *rc, uint32_t i, uint32_t avail)
+{
+    uint32_t used = 0, newer = 0;
+    bool filling = rc->active && rc->seg[rc->cur].used;
+
+    for (uint32_t k = 0; k < rc->nseg; k++) {
+        used += rc->seg[k].used != 0;
+        newer += k != i && !(rc->active && k == rc->cur) &&
+                 rc->seg[k].used > rc->seg[i].used;
+    }
+    if (used <= avail) {
+        return true;
+    }
+    if (rc->active && i == rc->cur) {
+        return avail > 0;           /* else fit() empties it */
+    }
+    return newer + filling < avail;
+}
+
+bool hwm_rc_peek(const ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
+                 uint32_t avail)
+{
+    for (uint32_t i = 0; i < rc->nseg; i++) {
+        uint64_t lo, hi;
+        if (!rc->seg[i].used) {
+            continue;
+        }
+        seg_range(rc, i, t, &lo, &hi);
+        if (lo <= lba && lba + n <= hi && survives_fit(rc, i, avail)) {
+            return true;
+        }
+    }
+    if (rc->active && survives_fit(rc, rc->cur, avail)) {
+        uint64_t lo, hi;
+        seg_range(rc, rc->cur, t, &lo, &hi);
+        bool reaches = rc->stopping ? lba + n <= rc->limit
+                                    : lba <= rc->limit;
+        return lo <= lba && reaches;
+    }
+    return false;
+}
+
 RcLookup hwm_rc_lookup(ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
-                       uint32_t avail, hwm_ns *ready_at)
+                       uint32_t avail, hwm_ns *host_done)
 {
     fit(rc, avail);
     for (uint32_t i = 0; i < rc->nseg; i++) {
@@ -175,7 +239,7 @@ RcLookup hwm_rc_lookup(ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
         if (lo <= lba && reaches) {
             rc->seg[rc->cur].used = ++rc->clock;
             extend(rc, t, lba + n, true);
-            *ready_at = time_of(rc, lba + n, NULL, NULL);
+            *host_done = join_done(rc, t, lba, n);
             return RC_JOIN;
         }
     }

@@ -22,6 +22,7 @@ typedef struct {
 
 typedef struct {
     const Geometry *geo;
+    uint64_t link_bytes_per_s;  /* the host link: reads stream over it */
     ReadSeg *seg;
     uint32_t nseg;
     uint64_t seg_sectors;
@@ -61,12 +62,20 @@ typedef enum {
 /*
  * A read of [lba, lba+n) is ready at `t`.  `avail` is how many segments the
  * buffer holds now (shared segments give way to dirty data).  For RC_JOIN,
- * `*ready_at` is when its last sector is in.  A hit or join keeps the
- * read-ahead running a segment ahead of the host (segment mode), so the
- * device must re-arm the actuator's timer at hwm_rc_end().
+ * `*host_done` is when its last byte has reached the host: what is in the
+ * segment goes at once, the rest as the read-ahead brings it in
+ * (HostStream).  A hit or join keeps the read-ahead running a segment
+ * ahead of the host (segment mode), so the device must re-arm the
+ * actuator's timer at hwm_rc_end().
  */
 RcLookup hwm_rc_lookup(ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
-                       uint32_t avail, hwm_ns *ready_at);
+                       uint32_t avail, hwm_ns *host_done);
+
+/* Would hwm_rc_lookup() at `t` find [lba, lba+n) (a hit or a join)?
+ * Changes nothing: the controller asks when it takes the command, to know
+ * which overhead the command costs. */
+bool hwm_rc_peek(const ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
+                 uint32_t avail);
 
 /*
  * The media read of [lba, lba+n) ended at `t` with the arm at `arm`: keep

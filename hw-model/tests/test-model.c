@@ -590,6 +590,87 @@ static void test_read_ahead_abandon(void)
     g_assert_cmpuint(st[1].read_ahead_bytes, <, 1 << 20);
 }
 
+/* A read that misses streams to the host as its sectors come off the
+ * media: behind a 150 MB/s link (below the 123 MB/s media rate of a
+ * track, but 7 ms for 1 MiB) a 1 MiB read ends one sector's link time
+ * after its media read, not 7 ms after,
+ * and a second read that rides on the read-ahead likewise.  Timed against
+ * the same reads behind a 1 TB/s link, where the media read is all. */
+static void test_read_streams_to_host(void)
+{
+    /* 512 B at 150 MB/s: 3413.3 ns, rounded up */
+    hwm_ns sector_link = (512ll * 1000000000ll + 149999999) / 150000000;
+    HwmEvent e[2][2];
+
+    for (int slow = 0; slow < 2; slow++) {
+        g_autoptr(HwmProfile) p = NULL;
+        g_autoptr(HwmDevice) d = read_device(slow ? "interface_mb_s = 150\n"
+                                                  : "interface_mb_s = 1000000\n",
+                                             HWM_OFF, &p);
+        e[slow][0] = read_at(d, 0, 0, 1 << 20);
+        /* the next MiB: the read-ahead is under way when it comes */
+        e[slow][1] = read_at(d, e[slow][0].time_ns, 1 << 20, 1 << 20);
+        g_assert_false(e[slow][0].read_ahead);
+        g_assert_true(e[slow][1].read_ahead);
+    }
+    for (int k = 0; k < 2; k++) {
+        /* fast: done = media end + 1 ns (512 B at 1 TB/s, rounded up); the
+         * read-ahead runs on the same media times either way */
+        hwm_ns media_end = e[0][k].time_ns - 1;
+        g_assert_cmpint(e[1][k].time_ns, ==, media_end + sector_link);
+        /* the columns add up: the transfer is the media's plus what the
+         * media read did not hide */
+        HwmBreakdown b = e[1][k].t;
+        g_assert_cmpint(b.overhead_ns + b.seek_ns + b.rotate_ns +
+                        b.transfer_ns + b.destage_ns + b.queue_ns, ==,
+                        e[1][k].time_ns - e[1][k].submit_ns);
+    }
+    g_assert_cmpint(e[1][0].t.transfer_ns, ==,
+                    e[0][0].t.transfer_ns - 1 + sector_link);
+}
+
+/* Controller overhead by kind: hit or miss, after a read or a write
+ * (DiskSim's eight; profile.h).  Each command runs alone on an idle drive,
+ * so the overhead column is the kind's figure; an after-write key not
+ * given takes its after-read key's value. */
+static void test_overhead_by_kind(void)
+{
+    g_autoptr(HwmProfile) p = NULL;
+    g_autoptr(HwmDevice) d = read_device(
+        "read_hit_overhead_us = 11\nread_miss_overhead_us = 13\n"
+        "write_hit_overhead_us = 17\nwrite_miss_overhead_us = 19\n"
+        "read_hit_after_write_overhead_us = 23\n"
+        "read_miss_after_write_overhead_us = 29\n"
+        "write_hit_after_write_overhead_us = 31\n", HWM_ON, &p);
+    static const struct {
+        HwmOp op;
+        uint32_t flags;
+        uint64_t off;
+        hwm_ns overhead_us;
+    } seq[] = {
+        { HWM_OP_WRITE, 0, 0, 17 },             /* first: as after a read */
+        { HWM_OP_WRITE, 0, 4096, 31 },          /* into the cache */
+        { HWM_OP_READ, 0, 0, 23 },              /* from the write cache */
+        { HWM_OP_READ, 0, 1 << 30, 13 },        /* from the media */
+        { HWM_OP_READ, 0, (1 << 30) + 4096, 11 },   /* read-ahead's */
+        { HWM_OP_WRITE, HWM_REQ_FUA, 1 << 20, 19 }, /* in place */
+        { HWM_OP_WRITE, HWM_REQ_FUA, 2 << 20, 19 }, /* after a write: none
+                                                   given, as after a read */
+        { HWM_OP_READ, 0, 3u << 30, 29 },
+        { HWM_OP_FLUSH, 0, 0, 0 },             /* command_overhead_us */
+    };
+    hwm_ns t = 0;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(seq); i++) {
+        bool flush = seq[i].op == HWM_OP_FLUSH;
+        submit(d, t, i, seq[i].op, seq[i].flags, flush ? 0 : seq[i].off,
+               flush ? 0 : 4096);
+        HwmEvent e = next_completion(d);
+        g_assert_cmpint(e.t.overhead_ns, ==, seq[i].overhead_us * 1000);
+        t = e.time_ns + 50 * MS;                /* the read-ahead is done */
+    }
+}
+
 static void test_read_ahead_track(void)
 {
     g_autoptr(HwmProfile) p = NULL;
@@ -606,29 +687,32 @@ static void test_read_ahead_track(void)
 
 /* Read-on-arrival: a whole track takes one revolution from the first
  * sector boundary after the head arrives; reading in order waits for the
- * track's first sector first. */
+ * track's first sector first.  The link is fast (1 TB/s), so what the
+ * media read leaves of the host transfer is at most `x`. */
 static void test_zero_latency_read(void)
 {
     hwm_ns rev = 60000000000ll / 7200;
-    hwm_ns x = (1024000ll * 1000000000ll + 599999999) / 600000000;
+    hwm_ns x = 1024000ll * 1000000000ll / 1000000000000ll;
     uint64_t track = 10ull * 4 * 2000 * 512;    /* cylinder 10, head 0 */
     hwm_ns longest[2] = { 0, 0 };
 
     for (int zl = 0; zl < 2; zl++) {
         g_autoptr(HwmProfile) p = NULL;
         g_autoptr(HwmDevice) d = read_device(zl ? "zero_latency_read = yes\n"
-                                                : "zero_latency_read = no\n",
+                                                  "interface_mb_s = 1000000\n"
+                                                : "zero_latency_read = no\n"
+                                                  "interface_mb_s = 1000000\n",
                                              HWM_OFF, &p);
         hwm_ns t = 0;
         for (int i = 0; i < 20; i++) {
             read_at(d, t, 0, 4096);   /* move away: the next read seeks */
             HwmEvent e = read_at(d, t + 40 * MS + i * 777777, track, 1024000);
-            hwm_ns spin = e.t.rotate_ns + e.t.transfer_ns - x;
+            hwm_ns spin = e.t.rotate_ns + e.t.transfer_ns;
             if (zl) {
                 /* at most the rest of the sector it arrives in more */
                 g_assert_cmpint(spin, >=, rev - 1);
                 g_assert_cmpint(spin, <=,
-                                rev + SEEK_PROFILE_SECTORS_NS(1) + 1);
+                                rev + SEEK_PROFILE_SECTORS_NS(1) + 1 + x);
             } else {
                 g_assert_cmpint(spin, >=, rev - 1);
             }
@@ -1002,6 +1086,10 @@ static void test_dump_origins(void)
                   "derived: settle-from-write-seek");
     expect_origin(dump, "read_segment_kb", "1024", "derived: rseg-from-cache");
     expect_origin(dump, "command_overhead_us", "100", "derived: overhead-hdd");
+    expect_origin(dump, "write_hit_overhead_us", "100",
+                  "derived: overhead-by-kind");
+    expect_origin(dump, "read_miss_after_write_overhead_us", "100",
+                  "derived: overhead-after-write");
     expect_origin(dump, "queue_depth", "32", "derived: queue-from-interface");
     expect_origin(dump, "flush", "non-queued", "derived: flush-from-interface");
     expect_origin(dump, "zones", "30", "default");
@@ -1375,6 +1463,8 @@ int main(int argc, char **argv)
     g_test_add_func("/read/segment-hit-and-join", test_read_hit_and_join);
     g_test_add_func("/read/read-ahead-abandon", test_read_ahead_abandon);
     g_test_add_func("/read/read-ahead-track", test_read_ahead_track);
+    g_test_add_func("/read/streams-to-host", test_read_streams_to_host);
+    g_test_add_func("/device/overhead-by-kind", test_overhead_by_kind);
     g_test_add_func("/read/zero-latency", test_zero_latency_read);
     g_test_add_func("/read/segments-shared", test_read_segments_shared);
     g_test_add_func("/durability/power-cut-keeps-due-events",
