@@ -249,9 +249,10 @@ static int one_request(struct job *j)
             soak_write_done(s, i, n, dsync && !atomic_load(&g.cut));
     } else if (r < P_FLUSH) {
         ret = call_result(fdatasync(j->fd));
-        /* a flush that completed after a cut covers nothing before it */
-        if (ret == 0 && !atomic_load(&g.cut))
-            soak_flush_done(s);
+        /* a flush that completed after a cut covers nothing before it (it
+         * still completed: counted, or requests + failed falls short) */
+        if (ret == 0)
+            soak_flush_done(s, !atomic_load(&g.cut));
     } else {
         uint64_t range[2] = { (uint64_t)off, bytes };
 
