@@ -7,15 +7,15 @@
  * chosen by a per-job PRNG (--seed): reads (40%), writes (35%), O_DSYNC
  * writes (5%), flushes (fdatasync, 12%) and discards (BLKDISCARD, 8%) of 1
  * to --max-sectors sectors at random places in the slice.  Each read is
- * checked at once.  A request failing with EIO means the drive lost power:
- * the jobs stop, and once every job has stopped (nothing in flight) and the
- * drive is back, the main thread reads back every slice and checks each
- * sector against the durable state; then the jobs go on.  The drive stays
- * off for 100 ms (virtual) after the first request that found it off, so a
- * job that saw the failure has stopped everyone before a later flush could
- * succeed and be taken as covering writes the cut destroyed.  After
- * --requests workload requests every slice is read back and checked once
- * more.
+ * checked at once.  A request failing with EIO (ENODATA on NVMe:
+ * cut_errno()) means the drive lost power: the jobs stop, and once every
+ * job has stopped (nothing in flight) and the drive is back, the main
+ * thread reads back every slice and checks each sector against the
+ * durable state; then the jobs go on.  The drive stays off for 100 ms
+ * (virtual) after the first request that found it off, so a job that saw
+ * the failure has stopped everyone before a later flush could succeed and
+ * be taken as covering writes the cut destroyed.  After --requests
+ * workload requests every slice is read back and checked once more.
  *
  * The JSON result has the counts and "losses" (0: nothing acknowledged as
  * durable was lost, every read returned what it must).  Exit status 0 with
@@ -168,16 +168,34 @@ static struct {
     uint64_t cuts, check_reads;
 } g = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
-/* 0: done; 1: failed with EIO (a power cut); -1: failed otherwise (errno). */
+/*
+ * Is errno what a command failed by a power cut gives?  EIO on virtio-blk
+ * and scsi-hd.  On NVMe only a failed flush or discard is EIO: QEMU's
+ * controller posts any failed read as Unrecovered Read Error and any failed
+ * write as Write Fault, which Linux maps to BLK_STS_MEDIUM, -ENODATA
+ * (nvme_error_status()).
+ */
+static int cut_errno(void)
+{
+    return errno == EIO || errno == ENODATA;
+}
+
+/* 0: done; 1: failed by a power cut; -1: failed otherwise (errno). */
 static int io_result(ssize_t r, uint64_t want)
 {
     if (r == (ssize_t)want)
         return 0;
-    if (r < 0 && errno == EIO)
+    if (r < 0 && cut_errno())
         return 1;
     if (r >= 0)
         errno = EIO;  /* a short transfer on a block device: not a cut */
     return -1;
+}
+
+/* io_result() for a call that returns 0 or -1 */
+static int call_result(int r)
+{
+    return r == 0 ? 0 : cut_errno() ? 1 : -1;
 }
 
 static void report_cut(void)
@@ -230,18 +248,19 @@ static int one_request(struct job *j)
         if (ret == 0)
             soak_write_done(s, i, n, dsync && !atomic_load(&g.cut));
     } else if (r < P_FLUSH) {
-        ret = fdatasync(j->fd) == 0 ? 0 : errno == EIO ? 1 : -1;
-        /* a flush that completed after a cut covers nothing before it */
-        if (ret == 0 && !atomic_load(&g.cut))
-            soak_flush_done(s);
+        ret = call_result(fdatasync(j->fd));
+        /* a flush that completed after a cut covers nothing before it (it
+         * still completed: counted, or requests + failed falls short) */
+        if (ret == 0)
+            soak_flush_done(s, !atomic_load(&g.cut));
     } else {
         uint64_t range[2] = { (uint64_t)off, bytes };
 
         soak_discard(s, i, n);
         /* a test file on the host: punch a hole instead */
-        ret = (j->blk ? ioctl(j->fd, BLKDISCARD, range)
-                      : fallocate(j->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                                  off, (off_t)bytes)) == 0 ? 0 : errno == EIO ? 1 : -1;
+        ret = call_result(j->blk ? ioctl(j->fd, BLKDISCARD, range)
+                                 : fallocate(j->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                                             off, (off_t)bytes));
     }
     return ret;
 }
@@ -285,7 +304,7 @@ static void sleep_ns(long ns)
 
 /*
  * Read back every slice and check it (after_cut: against the durable
- * state, once the power is back).  A read failing with EIO is a further
+ * state, once the power is back).  A read failed by a cut is a further
  * cut: wait and go on from there in cut mode, as the media is what it was.
  * 0, or -1 on an unexpected error (errno).
  */

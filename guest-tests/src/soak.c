@@ -68,8 +68,11 @@ void soak_write_done(struct soak_slice *s, uint64_t i, uint64_t n, int durable)
     s->n.dsync_writes += durable != 0;
 }
 
-void soak_flush_done(struct soak_slice *s)
+void soak_flush_done(struct soak_slice *s, int covers)
 {
+    s->n.flushes++;
+    if (!covers)
+        return;
     for (uint64_t d = 0; d < s->ndirty; d++) {
         uint64_t k = s->dirty[d];
 
@@ -81,7 +84,6 @@ void soak_flush_done(struct soak_slice *s)
         }
     }
     s->ndirty = 0;
-    s->n.flushes++;
 }
 
 void soak_discard(struct soak_slice *s, uint64_t i, uint64_t n)

@@ -61,8 +61,9 @@ uint64_t soak_write_begin(struct soak_slice *s, uint64_t i, uint64_t n,
                           uint8_t *buf);
 /* It was acknowledged; durable: an O_DSYNC write. */
 void soak_write_done(struct soak_slice *s, uint64_t i, uint64_t n, int durable);
-/* A flush issued after every write so far completed. */
-void soak_flush_done(struct soak_slice *s);
+/* A flush issued after every write so far completed; covers: no cut may
+ * have come before it (else it is counted and makes nothing durable). */
+void soak_flush_done(struct soak_slice *s, int covers);
 /* A discard of n sectors at i was issued (whether it completed or not). */
 void soak_discard(struct soak_slice *s, uint64_t i, uint64_t n);
 

@@ -266,7 +266,7 @@ static void test_soak(void)
     memcpy(durable, w, sizeof(durable));
     soak_write_done(&s, 0, 2, 0);
     ok(soak_check(&s, 0, 2, disk, 0) == 0, "soak: a read returns the acknowledged write");
-    soak_flush_done(&s);
+    soak_flush_done(&s, 1);
     /* write 2 to sectors 0-3, acknowledged, not flushed */
     soak_write_begin(&s, 0, 4, w);
     memcpy(disk, w, 4 * SOAK_SECTOR_BYTES);
@@ -288,10 +288,21 @@ static void test_soak(void)
     soak_write_done(&s, 4, 1, 1);
     ok(soak_check(&s, 4, 1, disk + 4 * SOAK_SECTOR_BYTES, 1) == 1 && s.n.losses == 1,
        "soak: a lost durable write after a cut is a loss");
+    /* a flush seen after a cut: counted, but the write stays at risk */
+    {
+        uint64_t flushes = s.n.flushes;
+
+        soak_write_begin(&s, 7, 1, w);
+        soak_write_done(&s, 7, 1, 0);
+        soak_flush_done(&s, 0);
+        ok(s.n.flushes == flushes + 1 && s.ndirty == 1,
+           "soak: a flush after a cut is counted and makes nothing durable");
+        soak_flush_done(&s, 1);
+    }
     /* a flushed write lost the same way */
     soak_write_begin(&s, 5, 1, w);
     soak_write_done(&s, 5, 1, 0);
-    soak_flush_done(&s);
+    soak_flush_done(&s, 1);
     ok(soak_check(&s, 5, 1, disk + 5 * SOAK_SECTOR_BYTES, 1) == 1,
        "soak: a lost flushed write after a cut is a loss");
     /* another job's sector, or this job's sector at another place */
@@ -309,7 +320,7 @@ static void test_soak(void)
     /* discarded: anything up to the last write, or zeros */
     soak_write_begin(&s, 6, 2, w);
     soak_write_done(&s, 6, 2, 0);
-    soak_flush_done(&s);
+    soak_flush_done(&s, 1);
     soak_discard(&s, 6, 2);
     memset(disk + 6 * SOAK_SECTOR_BYTES, 0, 2 * SOAK_SECTOR_BYTES);
     ok(soak_check(&s, 6, 2, disk + 6 * SOAK_SECTOR_BYTES, 0) == 0 &&

@@ -20,7 +20,6 @@ import cache
 import experiment
 
 REPORT_VERSION = 1
-FRONTEND = "virtio-blk"
 # the drive's request trace, in the run's directory
 TRACE = "drive.trace"
 # Where a cut may fall with no guest request to notice it: after the
@@ -46,10 +45,27 @@ def check_args(a):
                          f"{experiment.IMAGE_BYTES >> 30} GiB image")
 
 
+def device(a):
+    """The front end as an experiment's device entry: the drive's FUA and
+    write cache follow it as in the power-cut campaigns (NVMe and scsi-hd
+    advertise FUA and the drive serves it natively, virtio-blk has none;
+    the write cache on)."""
+    return {"frontend": a.device}
+
+
 def drive(a):
-    return (experiment.drive_opts(a.profile, False) +
+    return (experiment.device_drive_opts(device(a), a.profile) +
             f",discard=unmap,power-cut-every-ns={a.cut_every_ms * 1000000}"
             f",power-cut-seed={a.seed},trace={TRACE}")
+
+
+def device_record(a):
+    """What the guest ran on, for the record."""
+    dev = device(a)
+    return {"frontend": a.device, "profile": a.profile,
+            "fua": "on" if experiment.drive_fua(dev) else "off",
+            "guest_fua": experiment.guest_fua(dev),
+            "write_cache": "on" if experiment.write_cache(dev) else "off"}
 
 
 def guest_args(a):
@@ -61,13 +77,17 @@ def guest_args(a):
 
 def command(a):
     """The run-guest command, run in a directory holding disk.img."""
-    return experiment.run_guest_prefix(a.kernel, {"frontend": FRONTEND}, drive(a)) + [
+    dev = device(a)
+    # the guest checks it sees the FUA and write cache the record names
+    return experiment.run_guest_prefix(a.kernel, dev, drive(a)) + [
+        "--expect", experiment.device_expect(dev),
         "--timeout", str(a.timeout), "soak", "--", *guest_args(a)]
 
 
 def rerun(a):
     """The platter command that repeats this soak."""
-    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--profile", a.profile,
+    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--device", a.device,
+             "--profile", a.profile,
              "--requests", str(a.requests), "--cut-every-ms", str(a.cut_every_ms),
              "--jobs", str(a.jobs), "--slice-kib", str(a.slice_kib),
              "--stride-mib", str(a.stride_mib),
@@ -98,11 +118,25 @@ def judge(a, g):
     return why
 
 
+def trace_counts(path):
+    """The drive's FUA writes and flushes, from its trace (platter-trace v1:
+    `<submit_ns> <R|W|F|D> <offset> <length> <-|FUA> ...`): what the
+    front end made of the guest's O_DSYNC writes."""
+    fua = flushes = 0
+    with open(path) as f:
+        for line in f:
+            w = line.split(maxsplit=5)
+            if len(w) >= 5 and not w[0].startswith("#"):
+                fua += w[1] == "W" and w[4] == "FUA"
+                flushes += w[1] == "F"
+    return {"fua_writes": fua, "flushes": flushes}
+
+
 def run(a, workdir):
     """Run the soak in workdir; its record."""
     cmd = command(a)
     rec = {"version": REPORT_VERSION, "rerun": rerun(a), "command": shlex.join(cmd),
-           "expect": a.expect}
+           "expect": a.expect, "device": device_record(a)}
     with open(os.path.join(workdir, "disk.img"), "wb") as img:
         img.truncate(experiment.IMAGE_BYTES)
     t0 = time.monotonic()
@@ -115,17 +149,24 @@ def run(a, workdir):
     rec["guest"] = g
     trace = os.path.join(workdir, TRACE)
     rec["drive_trace"] = {"sha256": cache.sha256_file(trace),
-                          "bytes": os.path.getsize(trace)}
+                          "bytes": os.path.getsize(trace), **trace_counts(trace)}
     rec["why"] = judge(a, g)
     rec["passed"] = not rec["why"]
     return rec
+
+
+def device_line(d):
+    return (f"Device: {d['frontend']} on the modelled {d['profile']} (drive fua={d['fua']}, "
+            f"write-cache={d['write_cache']}; the guest sees "
+            f"{'FUA' if d['guest_fua'] else 'no FUA'}, a volatile write cache "
+            f"{'on' if d['write_cache'] == 'on' else 'off'}).")
 
 
 def markdown(rec):
     g = rec.get("guest")
     lines = ["# Power-cut soak", "", f"`{rec['rerun']}`", "",
              f"Verdict: **{'PASS' if rec['passed'] else 'FAIL'}** (expected: {rec['expect']})"
-             + "".join(f"; {w}" for w in rec["why"]), ""]
+             + "".join(f"; {w}" for w in rec["why"]), "", device_line(rec["device"]), ""]
     if g:
         cyc = g.get("power_cycles", {})
         lines += ["| requests | failed by cuts | check reads | cuts (guest / drive) | "
@@ -147,7 +188,8 @@ def markdown(rec):
                   f"The drive's trace of every command (`{TRACE}`, the same on "
                   f"every run of this command): SHA-256 "
                   f"`{rec['drive_trace']['sha256']}`, {rec['drive_trace']['bytes']} "
-                  "bytes.", "",
+                  f"bytes; the drive got {rec['drive_trace']['fua_writes']} FUA writes and "
+                  f"{rec['drive_trace']['flushes']} flushes.", "",
                   f"Kernel: {g.get('kernel', '?')}", "",
                   "*at risk*: sectors checked after a cut that had a write newer than "
                   "the last durable one; *kept*: of those, holding the newest; "

@@ -43,6 +43,7 @@
 #include "block/block-io.h"
 #include "block/block_int.h"
 #include "block/qdict.h"
+#include "hw/core/cpu.h"
 #include "system/cpus.h"
 #include "system/runstate.h"
 #include "trace.h"
@@ -287,7 +288,8 @@ static void hdd_finish(BDRVHddState *s, HddReq *req, int ret)
 
 /*
  * A request the driver answers itself, without the model (the drive is
- * off, or there is nothing to transfer), completes at the instant it came,
+ * off, it lost power at this request, there is nothing to transfer, or the
+ * model refused the command), completes at the instant it came,
  * from a QEMU_CLOCK_VIRTUAL timer like the model's completions.  Returned
  * at once, it would reach the guest from the block layer's completion BH
  * (blk_aio_prwv()), which the main loop runs while the vCPU goes on: at a
@@ -329,7 +331,11 @@ static void hdd_answer_timer_cb(void *opaque)
     hdd_answer_all(opaque);
 }
 
-static void hdd_submit(BDRVHddState *s, HddReq *req)
+/*
+ * Hand the request to the model; 0, or how it fails if the model refuses
+ * it (reported here; the caller answers it).
+ */
+static int hdd_submit(BDRVHddState *s, HddReq *req)
 {
     g_autoptr(GError) err = NULL;
 
@@ -337,8 +343,7 @@ static void hdd_submit(BDRVHddState *s, HddReq *req)
     if (!hwm_submit(s->dev, s->now, &req->hr, &err)) {
         error_report("hddmodel: %s: %s", bdrv_get_node_name(s->bs),
                      err->message);
-        hdd_finish(s, req, err->code == HWM_ERROR_RANGE ? -EINVAL : -EIO);
-        return;
+        return err->code == HWM_ERROR_RANGE ? -EINVAL : -EIO;
     }
     req->submitted = true;
     if (s->trace) {
@@ -349,19 +354,28 @@ static void hdd_submit(BDRVHddState *s, HddReq *req)
     trace_hddmodel_submit(s, req->hr.tag, hwm_op_name(req->hr.op),
                           req->hr.offset, req->hr.length, req->hr.flags,
                           s->now);
+    return 0;
 }
 
-/* Hand waiting requests to the model while it has room, oldest first. */
+/*
+ * Hand waiting requests to the model while it has room, oldest first.
+ * From the main loop at a virtual instant (a delivery, a write-out), so a
+ * refused one can finish here.
+ */
 static void hdd_submit_waiting(BDRVHddState *s)
 {
     HddReq *req, *tmp;
+    int ret;
 
     QTAILQ_FOREACH_SAFE(req, &s->reqs, next, tmp) {
         if (s->in_model >= s->queue_depth) {
             break;
         }
         if (!req->submitted) {
-            hdd_submit(s, req);
+            ret = hdd_submit(s, req);
+            if (ret < 0) {
+                hdd_finish(s, req, ret);
+            }
         }
     }
 }
@@ -736,9 +750,25 @@ static void hdd_cut_bh(void *opaque)
 }
 
 /*
+ * Every vCPU stops where it is.  Under icount they all run in one thread
+ * (this one, if the request came from an MMIO access): cpu_pause() stops
+ * each at once.  cpu_stop_current() alone left the others running until
+ * the main loop handled the shutdown, for as many instructions as host
+ * scheduling allowed, and they could see the answers the cut gave.
+ */
+static void hdd_stop_guest(void)
+{
+    CPUState *cpu;
+
+    CPU_FOREACH(cpu) {
+        cpu_pause(cpu);
+    }
+}
+
+/*
  * The scheduled power loss (power-cut-ns / power-cut-request): unlike the
  * QMP command, power does not come back.  From this instant every new
- * command fails, the guest's vCPU stops at the instruction it is on (so
+ * command fails, the guest's vCPUs stop at the instruction they are on (so
  * what it printed before the cut is all it ever says, the same on every
  * run), and QEMU is asked to quit.  The cut of model and cache follows at
  * once; from a request's coroutine (the Nth request) a BH does it, and
@@ -754,9 +784,7 @@ static void GRAPH_RDLOCK hdd_lose_power(BDRVHddState *s, hwm_ns at)
     s->cut_at_ns = MAX(at, s->now);
     timer_del(&s->cut_timer);
     hdd_set_state(s, HDD_CUT);
-    if (qemu_in_vcpu_thread()) {
-        cpu_stop_current();
-    }
+    hdd_stop_guest();
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_ERROR);
     if (was != HDD_IDLE && was != HDD_DOWN) {
         return;
@@ -895,6 +923,7 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
             .length = bytes,
         },
     };
+    int ret;
 
     if (s->state == HDD_CUT || s->state == HDD_OFF) {
         /* the power has failed: counted while the cut runs (hdd_cut()) */
@@ -923,12 +952,12 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
     }
     if (++s->arrivals == s->cut_at_request) {
         hdd_lose_power(s, hdd_now(s));
-        return -EIO;
+        return hdd_co_answer(s, &req, -EIO);
     }
     if (op == HWM_OP_WRITE) {
         req.buf = g_try_malloc(bytes);
         if (!req.buf) {
-            return -ENOMEM;
+            return hdd_co_answer(s, &req, -ENOMEM);
         }
         qemu_iovec_to_buf(qiov, 0, req.buf, bytes);
     } else if (op == HWM_OP_READ) {
@@ -939,18 +968,21 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
      * Read the clock now, in the guest's MMIO access (where icount allows
      * it): hdd_submit() hands the model s->now.  A request that finds every
      * command slot taken, or arrives while events are being delivered,
-     * waits in s->reqs for hdd_submit_waiting().
+     * waits in s->reqs for hdd_submit_waiting().  One the model refuses is
+     * answered on the clock, not returned from here (hdd_co_answer()).
      */
     hdd_now(s);
-    QTAILQ_INSERT_TAIL(&s->reqs, &req, next);
     if (s->state == HDD_IDLE && s->in_model < s->queue_depth) {
-        hdd_submit(s, &req);
+        ret = hdd_submit(s, &req);
+        if (ret < 0) {
+            g_free(req.buf);
+            return hdd_co_answer(s, &req, ret);
+        }
     } else {
         s->queued_total++;
     }
-    if (!req.done) {
-        hdd_schedule(s);
-    }
+    QTAILQ_INSERT_TAIL(&s->reqs, &req, next);
+    hdd_schedule(s);
     while (!req.done) {
         qemu_coroutine_yield();
     }

@@ -272,7 +272,7 @@ static void vblk_desc(uint8_t *d, int n, uint32_t head, uint64_t addr,
  * in one write, the avail ring entry and index, the notify (always:
  * notification suppression is an optimization a driver may ignore).
  */
-void vblk_kick(Rig *r, VblkReq *q, const size_t *segs)
+void vblk_queue(Rig *r, VblkReq *q, const size_t *segs)
 {
     QTestState *qts = r->qts;
     QVirtQueue *vq = r->vq;
@@ -306,7 +306,17 @@ void vblk_kick(Rig *r, VblkReq *q, const size_t *segs)
     qtest_writew(qts, vq->avail + 2, ++r->avail_idx);
     q->t0 = now(r);
     r->in_flight++;
-    r->vblk->vdev.bus->virtqueue_kick(&r->vblk->vdev, vq);
+}
+
+void vblk_notify(Rig *r)
+{
+    r->vblk->vdev.bus->virtqueue_kick(&r->vblk->vdev, r->vq);
+}
+
+void vblk_kick(Rig *r, VblkReq *q, const size_t *segs)
+{
+    vblk_queue(r, q, segs);
+    vblk_notify(r);
 }
 
 /* (host I/O of a stopped VM may still take a few main-loop iterations) */

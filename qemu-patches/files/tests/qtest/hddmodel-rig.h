@@ -121,6 +121,9 @@ void vblk_prepare(Rig *r, VblkReq *q, uint32_t type, uint64_t sector,
  * descriptor); the last descriptor takes the rest.
  */
 void vblk_kick(Rig *r, VblkReq *q, const size_t *segs);
+/* vblk_kick() in two: into the avail ring, then one notify for all */
+void vblk_queue(Rig *r, VblkReq *q, const size_t *segs);
+void vblk_notify(Rig *r);
 /*
  * Collect used requests until all of q[0..n) are done, stepping the clock
  * from deadline to deadline when nothing is ready.  With !may_step the

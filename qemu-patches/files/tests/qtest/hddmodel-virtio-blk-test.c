@@ -224,6 +224,47 @@ static void test_zero_length(void)
 }
 
 /*
+ * A command the model refuses (here: past the last time it accepts, the
+ * clock at HWM_TIME_MAX + 1 ns) fails, and like every answer the driver
+ * gives itself it completes from the virtual clock at the instant it came,
+ * in the order the requests came.  Returned at once from its coroutine,
+ * it completed from the block layer's BH instead (blk_aio_prwv()), which
+ * under icount runs while the vCPU goes on, and here after the answers
+ * the timer gave: the zero-length read kicked after it came back first.
+ * (The PIT's 55 ms tick would take ages to step over: pit=off.)
+ */
+static void test_refused(void)
+{
+    Rig *r = rig_start_full(NULL, true, "", "-machine pit=off ");
+    VblkReq q[2];
+    uint8_t buf[4096];
+    uint64_t before;
+    int i;
+
+    vblk_setup(r);
+    step(r, (int64_t)HWM_TIME_MAX + 1 - now(r));
+    before = d0_requests(r);
+    /* one notify: virtio-blk submits them in sector order, q[0] first */
+    vblk_prepare(r, &q[0], VIRTIO_BLK_T_IN, 0, NULL, sizeof(buf));
+    vblk_queue(r, &q[0], NULL);
+    vblk_prepare(r, &q[1], VIRTIO_BLK_T_IN, 1000, NULL, 0);
+    vblk_queue(r, &q[1], NULL);
+    vblk_notify(r);
+    for (i = 0; i < 2; i++) {
+        /* (fails if another request is used first) */
+        vblk_wait(r, &q[i], 1, false);
+        g_assert_cmpint(q[i].t1, ==, q[i].t0);
+    }
+    g_assert_cmpint(q[0].status, ==, VIRTIO_BLK_S_IOERR);
+    g_assert_cmpint(q[1].status, ==, VIRTIO_BLK_S_OK);
+    vblk_finish(r, &q[0], NULL);
+    vblk_finish(r, &q[1], NULL);
+    g_assert_cmpuint(d0_requests(r), ==, before);
+    /* the model takes nothing any more: no assert_alive() */
+    rig_stop(r);
+}
+
+/*
  * Lengths that are not a multiple of the 512-byte block are refused by
  * virtio-blk (IOERR); data split over descriptors at odd guest addresses
  * and sizes, and requests at odd sectors, work and read back intact.
@@ -605,6 +646,7 @@ int main(int argc, char **argv)
                        test_zero_length);
         qtest_add_func("/hddmodel/virtio-blk/hostile/misaligned",
                        test_misaligned);
+        qtest_add_func("/hddmodel/virtio-blk/hostile/refused", test_refused);
         qtest_add_func("/hddmodel/virtio-blk/hostile/huge", test_huge);
         qtest_add_func("/hddmodel/virtio-blk/hostile/flush-storm",
                        test_flush_storm);
