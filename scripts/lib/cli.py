@@ -17,9 +17,48 @@ RUNTIME_MAX_S = 100000
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]{1,9})?|\.[0-9]{1,9}")
 
 
+# The exit statuses every platter command uses (docs/guide.md, "Exit codes"):
+# CI and `git bisect run` tell a regression from a broken input or build.
+EXIT_PASS = 0          # every verdict passed, or nothing was judged
+EXIT_REGRESSION = 1    # a regression verdict
+EXIT_BAD_INPUT = 2     # usage or bad input: a spec, profile, report or argument
+EXIT_INFRA = 125       # a build failed, QEMU or the guest failed, a timeout
+
+
+class Failure(SystemExit):
+    """An error that ends the command with one line on stderr and a status
+    from the table above.  A SystemExit, so an uncaught one still ends the
+    command; `run` prints its message and exits with its status."""
+    status = EXIT_BAD_INPUT
+
+    def __init__(self, message):
+        super().__init__(self.status)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+class BadInput(Failure):
+    status = EXIT_BAD_INPUT
+
+
+class InfraError(Failure):
+    status = EXIT_INFRA
+
+
 def bad(where, why):
-    """A spec error: one line naming the file, the field and what is allowed."""
+    """A spec error: one line naming the file, the field and what is allowed.
+    (Still status 1 until every SystemExit site moves to the table above.)"""
     raise SystemExit(f"platter: {where}: {why}")
+
+
+def bad_input(message):
+    raise BadInput(message)
+
+
+def infra(message):
+    raise InfraError(message)
 
 
 def run(main, prog):
@@ -30,6 +69,9 @@ def run(main, prog):
     try:
         status = main()
         sys.stdout.flush()
+    except Failure as e:
+        print(e.message, file=sys.stderr)
+        status = e.status
     except OSError as e:
         # a write to stdout; a file the command opens carries its name
         if e.filename is not None or e.errno is None:
