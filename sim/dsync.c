@@ -33,6 +33,8 @@ typedef struct {
 #define DP(p) ((const DsyncParams *)(p)->own)
 
 static const OptSpec dsync_options[] = {
+  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
+   * shape; they are data, one entry per option, not repeated logic */
     { "pattern", OPT_TEXT, OPT_SCOPE_WORKLOAD, "P",
       "dsync offsets: seq | rand (default seq)", 50 },
     { "policy", OPT_TEXT, OPT_SCOPE_WORKLOAD, "POLICY",

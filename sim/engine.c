@@ -38,6 +38,8 @@ const WorkloadOps *sim_workload(const char *name)
 /* Options more than one workload takes; a workload names the ones it takes
  * in its `uses`.  help_rank: see options.h. */
 static const OptSpec shared_options[] = {
+  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
+   * shape; they are data, one entry per option, not repeated logic */
     { "bs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
       "block size (default 4K)", 70 },
     { "span", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",

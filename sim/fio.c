@@ -43,6 +43,8 @@ typedef struct {
 #define FP(p) ((const FioParams *)(p)->own)
 
 static const OptSpec fio_options[] = {
+  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
+   * shape; they are data, one entry per option, not repeated logic */
     { "rw", OPT_TEXT, OPT_SCOPE_WORKLOAD, "RW",
       "fio: read | write | randread | randwrite | randrw (default read)",
       240 },

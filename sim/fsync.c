@@ -37,6 +37,8 @@ typedef struct {
 #define FP(p) ((const FsyncParams *)(p)->own)
 
 static const OptSpec fsync_options[] = {
+  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
+   * shape; they are data, one entry per option, not repeated logic */
     { "flush-share", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
       "fsync-append: skip a flush when one submitted after the write "
       "completed has finished (the xfs series' rule)", 120 },

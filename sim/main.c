@@ -20,6 +20,8 @@
 
 /* The command line's own options and the device's; help_rank: options.h. */
 static const OptSpec main_options[] = {
+  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
+   * shape; they are data, one entry per option, not repeated logic */
     { "profile", OPT_TEXT, OPT_SCOPE_ANY, "NAME|FILE",
       "drive profile: a NAME in the profile dir or a FILE", 10 },
     { "profile-dir", OPT_FILE, OPT_SCOPE_ANY, "DIR",

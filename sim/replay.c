@@ -13,6 +13,8 @@
 #define RPP(p) ((const ReplayParams *)(p)->own)
 
 static const OptSpec replay_options[] = {
+  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
+   * shape; they are data, one entry per option, not repeated logic */
     { "trace", OPT_FILE, OPT_SCOPE_WORKLOAD, "FILE",
       "replay: platter-trace v1 or blkparse text", 160 },
     { "verify", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
