@@ -33,20 +33,19 @@ typedef struct {
 #define DP(p) ((const DsyncParams *)(p)->own)
 
 static const OptSpec dsync_options[] = {
-  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
-   * shape; they are data, one entry per option, not repeated logic */
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
     { "pattern", OPT_TEXT, OPT_SCOPE_WORKLOAD, "P",
-      "dsync offsets: seq | rand (default seq)", 50 },
+      "dsync offsets: seq | rand (default seq)", 50, OPT_NO_NUMBER },
     { "policy", OPT_TEXT, OPT_SCOPE_WORKLOAD, "POLICY",
       "how the kernel turns an O_DSYNC write into commands: fua+flush | "
       "fua | write+flush | fua-emulated | write (default fua+flush; "
-      "with the write cache off every policy runs as write)", 60 },
+      "with the write cache off every policy runs as write)",
+      60, OPT_NO_NUMBER },
 };
 
 static const char *const dsync_uses[] = {
     "bs", "span", "offset", "runtime", "jobs", "host-us", "seed", NULL };
-
-static const UnitsSpec spec_seed = { NULL, 1, 0, UINT64_MAX, false };
 
 static bool dsync_configure(const Options *o, SimParams *p, GError **errp)
 {
@@ -71,7 +70,7 @@ static bool dsync_configure(const Options *o, SimParams *p, GError **errp)
         return opt_bad(errp, "--seed does nothing without --pattern rand "
                        "(it seeds the random offsets)");
     }
-    return opt_number(o, "seed", &spec_seed, 1, &dp->seed, errp) &&
+    return opt_number(o, "seed", &dp->seed, errp) &&
            sim_check_span_jobs(p, errp);
 }
 

@@ -38,25 +38,27 @@ const WorkloadOps *sim_workload(const char *name)
 /* Options more than one workload takes; a workload names the ones it takes
  * in its `uses`.  help_rank: see options.h. */
 static const OptSpec shared_options[] = {
-  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
-   * shape; they are data, one entry per option, not repeated logic */
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
     { "bs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
-      "block size (default 4K)", 70 },
+      "block size (default 4K)", 70, OPT_BYTES, 4096 },
     { "span", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
-      "bytes the offsets cover (default 100G)", 80 },
+      "bytes the offsets cover (default 100G)", 80, OPT_BYTES, 100ull << 30 },
     { "offset", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
-      "start of the span (default 0)", 90 },
+      "start of the span (default 0)", 90, OPT_BYTES, 0 },
     { "runtime", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SECONDS",
-      "virtual seconds to run (default 60)", 100 },
+      "virtual seconds to run (default 60)", 100,
+      { "s", NS_PER_S, 1, 100000 * NS_PER_S, false }, 60 * NS_PER_S },
     { "jobs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
-      "closed-loop jobs (default 1)", 110 },
+      "closed-loop jobs (default 1)", 110, OPT_COUNT(1, 4096), 1 },
     { "host-us", OPT_TEXT, OPT_SCOPE_WORKLOAD, "US",
-      "guest CPU time per device command, us (default 10)", 150 },
+      "guest CPU time per device command, us (default 10)", 150,
+      { "us", 1000, 0, NS_PER_S, false }, 10000 },
     { "seed", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
-      "random offsets' seed (default 1)", 230 },
+      "random offsets' seed (default 1)", 230, OPT_COUNT(0, UINT64_MAX), 1 },
     { "iodepth", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
       "fio, replay --closed-loop: I/Os each job keeps in flight "
-      "(default 1)", 260 },
+      "(default 1)", 260, OPT_COUNT(1, 65536), 1 },
 };
 
 const OptSpec *sim_shared_options(size_t *n)
@@ -80,24 +82,15 @@ bool sim_workload_takes(const WorkloadOps *w, const OptSpec *spec)
     return false;
 }
 
-#define NS_PER_S 1000000000ull
-static const UnitsSpec spec_size = { "bytes", 1, 0, UINT64_MAX, true };
-static const UnitsSpec spec_runtime = { "s", NS_PER_S, 1, 100000 * NS_PER_S,
-                                        false };
-static const UnitsSpec spec_host_us = { "us", 1000, 0, NS_PER_S, false };
-static const UnitsSpec spec_jobs = { NULL, 1, 1, 4096, false };
-
 bool sim_shape_params(const Options *o, SimParams *p, GError **errp)
 {
     uint64_t jobs, runtime, host;
 
-    if (!opt_number(o, "bs", &spec_size, 4096, &p->bs_bytes, errp) ||
-        !opt_number(o, "span", &spec_size, 100ull << 30, &p->span_bytes,
-                    errp) ||
-        !opt_number(o, "offset", &spec_size, 0, &p->offset_bytes, errp) ||
-        !opt_number(o, "jobs", &spec_jobs, 1, &jobs, errp) ||
-        !opt_number(o, "runtime", &spec_runtime, 60 * NS_PER_S, &runtime,
-                    errp)) {
+    if (!opt_number(o, "bs", &p->bs_bytes, errp) ||
+        !opt_number(o, "span", &p->span_bytes, errp) ||
+        !opt_number(o, "offset", &p->offset_bytes, errp) ||
+        !opt_number(o, "jobs", &jobs, errp) ||
+        !opt_number(o, "runtime", &runtime, errp)) {
         return false;
     }
     p->runtime_ns = (hwm_ns)runtime;
@@ -109,7 +102,7 @@ bool sim_shape_params(const Options *o, SimParams *p, GError **errp)
     if (p->offset_bytes % p->bs_bytes) {
         return opt_bad(errp, "--offset: must be a multiple of --bs");
     }
-    if (!opt_number(o, "host-us", &spec_host_us, 10000, &host, errp)) {
+    if (!opt_number(o, "host-us", &host, errp)) {
         return false;
     }
     p->host_cmd_ns = (hwm_ns)host;

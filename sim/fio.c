@@ -43,38 +43,32 @@ typedef struct {
 #define FP(p) ((const FioParams *)(p)->own)
 
 static const OptSpec fio_options[] = {
-  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
-   * shape; they are data, one entry per option, not repeated logic */
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
     { "rw", OPT_TEXT, OPT_SCOPE_WORKLOAD, "RW",
       "fio: read | write | randread | randwrite | randrw (default read)",
-      240 },
+      240, OPT_NO_NUMBER },
     { "rwmixread", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
-      "fio --rw randrw: percent of reads (default 50)", 250 },
+      "fio --rw randrw: percent of reads (default 50)", 250,
+      OPT_COUNT(0, 100), 50 },
     { "numjobs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
-      "fio: jobs, each over the same region (default 1)", 270 },
+      "fio: jobs, each over the same region (default 1)", 270,
+      OPT_COUNT(1, 4096), 1 },
+    /* 0: to the device end (fio_prepare) */
     { "size", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
       "fio: the region after --offset, and the bytes each job does "
-      "(default: to the device end)", 280 },
+      "(default: to the device end)", 280, OPT_BYTES, 0 },
     { "fsync", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
       "fio: a FLUSH after every N writes of a job, once its I/Os are "
-      "in (default 0: none)", 290 },
+      "in (default 0: none)", 290, OPT_COUNT(0, UINT32_MAX), 0 },
     { "thinktime", OPT_TEXT, OPT_SCOPE_WORKLOAD, "USEC",
       "fio: wait after each completion before the next I/O (default 0)",
-      300 },
+      300, { "us", 1000, 0, 3600 * NS_PER_S, false }, 0 },
 };
 
 static const char *const fio_uses[] = {
     "bs", "offset", "runtime", "seed", "iodepth", NULL };
 
-#define NS_PER_S 1000000000ull
-static const UnitsSpec spec_size = { "bytes", 1, 0, UINT64_MAX, true };
-static const UnitsSpec spec_jobs = { NULL, 1, 1, 4096, false };
-static const UnitsSpec spec_seed = { NULL, 1, 0, UINT64_MAX, false };
-static const UnitsSpec spec_percent = { NULL, 1, 0, 100, false };
-static const UnitsSpec spec_iodepth = { NULL, 1, 1, 65536, false };
-static const UnitsSpec spec_fsync = { NULL, 1, 0, UINT32_MAX, false };
-static const UnitsSpec spec_thinktime = { "us", 1000, 0, 3600 * NS_PER_S,
-                                          false };
 /* fio keeps a slot per I/O in flight: numjobs x iodepth of them at most */
 #define FIO_MAX_SLOTS (1u << 20)
 
@@ -84,7 +78,7 @@ static bool fio_configure(const Options *o, SimParams *p, GError **errp)
     uint64_t v;
 
     p->own = fp;
-    if (!opt_number(o, "iodepth", &spec_iodepth, 1, &v, errp)) {
+    if (!opt_number(o, "iodepth", &v, errp)) {
         return false;
     }
     fp->iodepth = (uint32_t)v;
@@ -101,12 +95,12 @@ static bool fio_configure(const Options *o, SimParams *p, GError **errp)
         return opt_bad(errp, "--rwmixread does nothing with --rw %s (it is "
                        "randrw's share of reads)", rw);
     }
-    if (!opt_number(o, "rwmixread", &spec_percent, 50, &v, errp)) {
+    if (!opt_number(o, "rwmixread", &v, errp)) {
         return false;
     }
     fp->rwmixread = (uint32_t)v;
-    if (!opt_number(o, "fsync", &spec_fsync, 0, &fp->fsync_every, errp) ||
-        !opt_number(o, "thinktime", &spec_thinktime, 0, &v, errp)) {
+    if (!opt_number(o, "fsync", &fp->fsync_every, errp) ||
+        !opt_number(o, "thinktime", &v, errp)) {
         return false;
     }
     fp->thinktime_ns = (hwm_ns)v;
@@ -120,15 +114,15 @@ static bool fio_configure(const Options *o, SimParams *p, GError **errp)
                        "offsets)");
     }
     fp->size_given = opt_given(o, "size");
-    if (!opt_number(o, "size", &spec_size, 0, &p->span_bytes, errp) ||
-        !opt_number(o, "numjobs", &spec_jobs, 1, &v, errp)) {
+    if (!opt_number(o, "size", &p->span_bytes, errp) ||
+        !opt_number(o, "numjobs", &v, errp)) {
         return false;
     }
     p->jobs = (uint32_t)v;
     if (p->span_bytes % p->bs_bytes) {
         return opt_bad(errp, "--size: must be a multiple of --bs");
     }
-    if (!opt_number(o, "seed", &spec_seed, 1, &fp->seed, errp)) {
+    if (!opt_number(o, "seed", &fp->seed, errp)) {
         return false;
     }
     if ((uint64_t)fp->iodepth * p->jobs > FIO_MAX_SLOTS) {

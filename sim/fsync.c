@@ -37,24 +37,24 @@ typedef struct {
 #define FP(p) ((const FsyncParams *)(p)->own)
 
 static const OptSpec fsync_options[] = {
-  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
-   * shape; they are data, one entry per option, not repeated logic */
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
     { "flush-share", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
       "fsync-append: skip a flush when one submitted after the write "
-      "completed has finished (the xfs series' rule)", 120 },
+      "completed has finished (the xfs series' rule)", 120, OPT_NO_NUMBER },
     { "xfs-log", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
       "fsync-append: model xfs's log force (group-committed iclog "
-      "writes with a preflush) between the write and the flush", 130 },
+      "writes with a preflush) between the write and the flush",
+      130, OPT_NO_NUMBER },
     { "flush-queues", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
       "fsync-append: the guest's blk-flush merges flushes on N "
       "hardware queues (job i on queue i mod N, the log on queue 0; "
-      "one per vCPU); 0, the default, sends every flush", 140 },
+      "one per vCPU); 0, the default, sends every flush", 140,
+      OPT_COUNT(0, 4096), 0 },
 };
 
 static const char *const fsync_uses[] = {
     "bs", "span", "offset", "runtime", "jobs", "host-us", NULL };
-
-static const UnitsSpec spec_flush_queues = { NULL, 1, 0, 4096, false };
 
 static bool fsync_configure(const Options *o, SimParams *p, GError **errp)
 {
@@ -65,7 +65,7 @@ static bool fsync_configure(const Options *o, SimParams *p, GError **errp)
     fp->flush_share = opt_flag(o, "flush-share");
     fp->xfs_log = opt_flag(o, "xfs-log");
     if (!sim_check_span_jobs(p, errp) ||
-        !opt_number(o, "flush-queues", &spec_flush_queues, 0, &n, errp)) {
+        !opt_number(o, "flush-queues", &n, errp)) {
         return false;
     }
     fp->flush_queues = (uint32_t)n;
@@ -81,7 +81,8 @@ static bool fsync_prepare(SimParams *p, const HwmProfile *prof,
     if (!sim_check_region(p, dev, "span", errp)) {
         return false;
     }
-    if (FP(p)->xfs_log && cap - p->offset_bytes - p->span_bytes < p->bs_bytes) {
+    if (FP(p)->xfs_log &&
+        cap - p->offset_bytes - p->span_bytes < p->bs_bytes) {
         /* the log's blocks go after the span */
         g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
                     "--xfs-log: the log goes after --offset + --span and "
@@ -296,7 +297,8 @@ static bool own_flush(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
         finish_op(s, j, t + p->host_cmd_ns / 2);
         return true;
     }
-    if (FP(p)->flush_share && !FP(p)->xfs_log && FS(s)->flush_submitted > j->flush_snap) {
+    if (FP(p)->flush_share && !FP(p)->xfs_log &&
+        FS(s)->flush_submitted > j->flush_snap) {
         s->r->flushes_skipped++;
         j->phase = FS_JOINED;
         j->joined = FS(s)->flush_submitted;
@@ -404,7 +406,8 @@ static bool fsync_step(Sim *s, uint64_t which, hwm_ns t, GError **errp)
                           sim_seq_offset(p, j->base, &j->next), p->bs_bytes,
                           errp);
     case FS_SYNC:
-        return FP(p)->xfs_log ? log_join(s, ji, t, errp) : own_flush(s, ji, t, errp);
+        return FP(p)->xfs_log ? log_join(s, ji, t, errp)
+                              : own_flush(s, ji, t, errp);
     case FS_AFTER_LOG:
         if (j->log_flushed) {
             j->phase = FS_START;

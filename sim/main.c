@@ -20,42 +20,47 @@
 
 /* The command line's own options and the device's; help_rank: options.h. */
 static const OptSpec main_options[] = {
-  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
-   * shape; they are data, one entry per option, not repeated logic */
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
     { "profile", OPT_TEXT, OPT_SCOPE_ANY, "NAME|FILE",
-      "drive profile: a NAME in the profile dir or a FILE", 10 },
+      "drive profile: a NAME in the profile dir or a FILE",
+      10, OPT_NO_NUMBER },
     { "profile-dir", OPT_FILE, OPT_SCOPE_ANY, "DIR",
-      "where profile NAMEs are looked up (env PLATTER_PROFILE_DIR)", 20 },
+      "where profile NAMEs are looked up (env PLATTER_PROFILE_DIR)",
+      20, OPT_NO_NUMBER },
     { "dump-profile", OPT_FLAG, OPT_SCOPE_ANY, NULL,
-      "print the profile with every default filled in, then exit", 30 },
+      "print the profile with every default filled in, then exit",
+      30, OPT_NO_NUMBER },
     { "workload", OPT_TEXT, OPT_SCOPE_RUN, "NAME",
-      "dsync | fsync-append | replay | fio (default dsync)", 40 },
+      "dsync | fsync-append | replay | fio (default dsync)",
+      40, OPT_NO_NUMBER },
     { "trace-out", OPT_FILE, OPT_SCOPE_RUN, "FILE",
-      "write every device command as a platter-trace v1 line", 170 },
+      "write every device command as a platter-trace v1 line",
+      170, OPT_NO_NUMBER },
     { "write-cache", OPT_TEXT, OPT_SCOPE_RUN, "on|off",
-      "override the profile's volatile write cache", 190 },
+      "override the profile's volatile write cache", 190, OPT_NO_NUMBER },
     { "fua", OPT_TEXT, OPT_SCOPE_RUN, "on|off",
-      "override the profile's native FUA", 200 },
+      "override the profile's native FUA", 200, OPT_NO_NUMBER },
+    /* 0: the profile's */
     { "queue-depth", OPT_TEXT, OPT_SCOPE_RUN, "N",
-      "override the profile's queue depth", 210 },
+      "override the profile's queue depth", 210, OPT_COUNT(1, 65536), 0 },
     { "queue-policy", OPT_TEXT, OPT_SCOPE_RUN, "fifo|sptf",
-      "override the profile's command order", 220 },
+      "override the profile's command order", 220, OPT_NO_NUMBER },
     { "json", OPT_FLAG, OPT_SCOPE_RUN, NULL,
-      "one versioned JSON object on stdout", 320 },
+      "one versioned JSON object on stdout", 320, OPT_NO_NUMBER },
     { "explain", OPT_TEXT, OPT_SCOPE_RUN, "N",
-      "print the first N device commands as a timeline", 330 },
+      "print the first N device commands as a timeline", 330,
+      OPT_COUNT(0, UINT32_MAX), 0 },
     { "timeline", OPT_FILE, OPT_SCOPE_RUN, "FILE.svg",
       "draw device commands and the platter's angle as an SVG picture",
-      340 },
+      340, OPT_NO_NUMBER },
     { "timeline-count", OPT_TEXT, OPT_SCOPE_RUN, "N",
-      "--timeline: commands drawn (default 50, at most 5000)", 350 },
+      "--timeline: commands drawn (default 50, at most 5000)",
+      350, OPT_NO_NUMBER },
     { "timeline-from", OPT_TEXT, OPT_SCOPE_RUN, "SECONDS",
       "--timeline: start at the first command submitted at or after "
-      "this virtual time (default 0)", 360 },
+      "this virtual time (default 0)", 360, OPT_NO_NUMBER },
 };
-
-static const UnitsSpec spec_queue_depth = { NULL, 1, 1, 65536, false };
-static const UnitsSpec spec_explain = { NULL, 1, 0, UINT32_MAX, false };
 
 /* Every option table: the command line's, the shared ones, each
  * workload's. */
@@ -141,8 +146,7 @@ static bool device_config(const Options *o, HwmConfig *cfg, GError **errp)
     memset(cfg, 0, sizeof *cfg);
     if (!on_off(o, "write-cache", &cfg->write_cache, errp) ||
         !on_off(o, "fua", &cfg->fua, errp) ||
-        /* 0: the profile's */
-        !opt_number(o, "queue-depth", &spec_queue_depth, 0, &v, errp)) {
+        !opt_number(o, "queue-depth", &v, errp)) {
         return false;
     }
     cfg->queue_depth = (uint32_t)v;
@@ -175,7 +179,7 @@ static bool build_params(const Options *o, SimParams *p, HwmConfig *cfg,
     if (!options_each_given(o, in_scope, &sc, errp) ||
         !sim_shape_params(o, p, errp) ||
         !p->ops->configure(o, p, errp) ||
-        !opt_number(o, "explain", &spec_explain, 0, &explain, errp)) {
+        !opt_number(o, "explain", &explain, errp)) {
         return false;
     }
     p->explain = (uint32_t)explain;

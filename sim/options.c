@@ -45,9 +45,11 @@ Options *options_new(const OptSpec *const *tables, const size_t *lens,
         }
     }
     qsort(o->slot, o->n, sizeof *o->slot, by_rank);
-    for (size_t i = 1; i < o->n; i++) {
-        /* two tables naming one option: GOption would take the first */
-        g_assert(strcmp(o->slot[i - 1].spec->name, o->slot[i].spec->name));
+    for (size_t i = 0; i < o->n; i++) {
+        for (size_t j = i + 1; j < o->n; j++) {
+            /* two tables naming one option: GOption would take the first */
+            g_assert(strcmp(o->slot[i].spec->name, o->slot[j].spec->name));
+        }
     }
     return o;
 }
@@ -108,17 +110,18 @@ bool opt_given(const Options *o, const char *name)
     return s->spec->kind == OPT_FLAG ? s->flag : s->text != NULL;
 }
 
-bool opt_number(const Options *o, const char *name, const UnitsSpec *u,
-                uint64_t dflt, uint64_t *out, GError **errp)
+bool opt_number(const Options *o, const char *name, uint64_t *out,
+                GError **errp)
 {
-    const char *v = opt_text(o, name);
+    const OptSlot *s = slot(o, name);
     g_autofree char *what = g_strdup_printf("--%s", name);
 
-    if (!v) {
-        *out = dflt;
+    g_assert(s->spec->units.scale > 0);    /* a number */
+    if (!s->text) {
+        *out = s->spec->dflt;
         return true;
     }
-    return units_parse(what, v, u, out, errp);
+    return units_parse(what, s->text, &s->spec->units, out, errp);
 }
 
 bool options_each_given(const Options *o,

@@ -41,7 +41,18 @@ typedef struct {
      * they were one table, so --help stays as it was; a new option takes a
      * free number near the ones it belongs with */
     unsigned help_rank;
+    /* a number (opt_number): its unit and bounds, and its value when not
+     * given; zero for an option that is not a number */
+    UnitsSpec units;
+    uint64_t dflt;
 } OptSpec;
+
+/* UnitsSpec of a byte count (K, M, G, T suffixes) and of a plain count */
+#define OPT_BYTES { "bytes", 1, 0, UINT64_MAX, true }
+#define OPT_COUNT(lo, hi) { NULL, 1, (lo), (hi), false }
+/* the units and dflt of an option that is not a number */
+#define OPT_NO_NUMBER { NULL, 0, 0, 0, false }, 0
+#define NS_PER_S 1000000000ull
 
 /* Every option's value, by name. */
 typedef struct Options Options;
@@ -61,9 +72,10 @@ const char *opt_text(const Options *o, const char *name);
 bool opt_flag(const Options *o, const char *name);
 bool opt_given(const Options *o, const char *name);
 
-/* The option's number, or `dflt` when it was not given. */
-bool opt_number(const Options *o, const char *name, const UnitsSpec *u,
-                uint64_t dflt, uint64_t *out, GError **errp);
+/* The option's number by its entry's units, or its entry's dflt when it
+ * was not given. */
+bool opt_number(const Options *o, const char *name, uint64_t *out,
+                GError **errp);
 
 /* The options given (in help order): for each, `cb`; stops at the first
  * false it returns. */

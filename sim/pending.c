@@ -24,8 +24,8 @@ bool pending_open(Pending *pd, bool explain, const char *trace_out,
     }
     /* renaming over a device or FIFO would replace it, not write to it */
     if (stat(pd->trace_out, &st) == 0 && !S_ISREG(st.st_mode)) {
-        return opt_bad(errp, "--trace-out: %s exists and is not a regular file",
-                       pd->trace_out);
+        return opt_bad(errp, "--trace-out: %s exists and is not a regular "
+                       "file", pd->trace_out);
     }
     pd->trace_tmp = g_strdup_printf("%s.XXXXXX", pd->trace_out);
     int fd = g_mkstemp(pd->trace_tmp);

@@ -13,21 +13,20 @@
 #define RPP(p) ((const ReplayParams *)(p)->own)
 
 static const OptSpec replay_options[] = {
-  /* a table: `duplicates` pairs its rows with the other OptSpec tables' by
-   * shape; they are data, one entry per option, not repeated logic */
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
     { "trace", OPT_FILE, OPT_SCOPE_WORKLOAD, "FILE",
-      "replay: platter-trace v1 or blkparse text", 160 },
+      "replay: platter-trace v1 or blkparse text", 160, OPT_NO_NUMBER },
     { "verify", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
       "replay: fail unless every completion lands at the time the "
-      "trace recorded (# done=)", 180 },
+      "trace recorded (# done=)", 180, OPT_NO_NUMBER },
     { "closed-loop", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
       "replay: issue each request when one completes, in the recorded "
-      "order (--iodepth in flight), not at its recorded time", 310 },
+      "order (--iodepth in flight), not at its recorded time",
+      310, OPT_NO_NUMBER },
 };
 
 static const char *const replay_uses[] = { "iodepth", NULL };
-
-static const UnitsSpec spec_iodepth = { NULL, 1, 1, 65536, false };
 
 static bool replay_configure(const Options *o, SimParams *p, GError **errp)
 {
@@ -35,7 +34,7 @@ static bool replay_configure(const Options *o, SimParams *p, GError **errp)
     uint64_t v;
 
     p->own = rp;
-    if (!opt_number(o, "iodepth", &spec_iodepth, 1, &v, errp)) {
+    if (!opt_number(o, "iodepth", &v, errp)) {
         return false;
     }
     rp->iodepth = (uint32_t)v;
