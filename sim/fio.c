@@ -17,25 +17,193 @@
  * else is).  On a write-through device the block layer completes the flush
  * without sending it (counted as skipped).
  */
-#include "sim-internal.h"
+#include "engine.h"
+
+/* fio's --rw */
+typedef enum { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW }
+    FioRw;
 
 static const char *const rw_names[] = {
     [RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
     [RW_RANDWRITE] = "randwrite", [RW_RANDRW] = "randrw" };
 
-const char *fio_rw_name(FioRw rw)
-{
-    return rw_names[rw];
-}
+/* Its region is the job shape's span (--size) and its jobs --numjobs. */
+typedef struct {
+    FioRw rw;
+    bool random;              /* a random --rw */
+    bool size_given;          /* else: to the device end */
+    uint32_t rwmixread;       /* randrw: percent of reads */
+    uint32_t iodepth;         /* per job, in flight */
+    uint64_t fsync_every;     /* a FLUSH after this many writes (0: no) */
+    hwm_ns thinktime_ns;      /* after a completion, before the next */
+    bool strip_flush;         /* write-through device, flushes not sent */
+    uint64_t seed;
+} FioParams;
 
-bool fio_rw_parse(const char *s, FioRw *out)
+#define FP(p) ((const FioParams *)(p)->own)
+
+static const OptSpec fio_options[] = {
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
+    { "rw", OPT_TEXT, OPT_SCOPE_WORKLOAD, "RW",
+      "fio: read | write | randread | randwrite | randrw (default read)",
+      240, OPT_NO_NUMBER },
+    { "rwmixread", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "fio --rw randrw: percent of reads (default 50)", 250,
+      OPT_COUNT(0, 100), 50 },
+    { "numjobs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "fio: jobs, each over the same region (default 1)", 270,
+      OPT_COUNT(1, 4096), 1 },
+    /* 0: to the device end (fio_prepare) */
+    { "size", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
+      "fio: the region after --offset, and the bytes each job does "
+      "(default: to the device end)", 280, OPT_BYTES, 0 },
+    { "fsync", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "fio: a FLUSH after every N writes of a job, once its I/Os are "
+      "in (default 0: none)", 290, OPT_COUNT(0, UINT32_MAX), 0 },
+    { "thinktime", OPT_TEXT, OPT_SCOPE_WORKLOAD, "USEC",
+      "fio: wait after each completion before the next I/O (default 0)",
+      300, { "us", 1000, 0, 3600 * NS_PER_S, false }, 0 },
+};
+
+static const char *const fio_uses[] = {
+    "bs", "offset", "runtime", "seed", "iodepth", NULL };
+
+/* fio keeps a slot per I/O in flight: numjobs x iodepth of them at most */
+#define FIO_MAX_SLOTS (1u << 20)
+
+static bool fio_configure(const Options *o, SimParams *p, GError **errp)
 {
-    int i = sim_name_index(rw_names, G_N_ELEMENTS(rw_names), s);
-    if (i < 0) {
+    FioParams *fp = g_new0(FioParams, 1);
+    uint64_t v;
+
+    p->own = fp;
+    if (!opt_number(o, "iodepth", &v, errp)) {
         return false;
     }
-    *out = (FioRw)i;
+    fp->iodepth = (uint32_t)v;
+    const char *rw = opt_text(o, "rw") ? opt_text(o, "rw") : "read";
+    int i = sim_name_index(rw_names, G_N_ELEMENTS(rw_names), rw);
+    if (i < 0) {
+        return opt_bad(errp, "--rw: unknown '%s' (read, write, randread, "
+                       "randwrite, randrw)", rw);
+    }
+    fp->rw = (FioRw)i;
+    fp->random = fp->rw == RW_RANDREAD || fp->rw == RW_RANDWRITE ||
+                 fp->rw == RW_RANDRW;
+    if (opt_given(o, "rwmixread") && fp->rw != RW_RANDRW) {
+        return opt_bad(errp, "--rwmixread does nothing with --rw %s (it is "
+                       "randrw's share of reads)", rw);
+    }
+    if (!opt_number(o, "rwmixread", &v, errp)) {
+        return false;
+    }
+    fp->rwmixread = (uint32_t)v;
+    if (!opt_number(o, "fsync", &fp->fsync_every, errp) ||
+        !opt_number(o, "thinktime", &v, errp)) {
+        return false;
+    }
+    fp->thinktime_ns = (hwm_ns)v;
+    if (fp->fsync_every > 0 && (fp->rw == RW_READ || fp->rw == RW_RANDREAD)) {
+        return opt_bad(errp, "--fsync does nothing with --rw %s (it counts "
+                       "writes)", rw);
+    }
+    if (opt_given(o, "seed") && !fp->random) {
+        return opt_bad(errp, "--seed does nothing without a random --rw "
+                       "(randread, randwrite, randrw) (it seeds the random "
+                       "offsets)");
+    }
+    fp->size_given = opt_given(o, "size");
+    if (!opt_number(o, "size", &p->span_bytes, errp) ||
+        !opt_number(o, "numjobs", &v, errp)) {
+        return false;
+    }
+    p->jobs = (uint32_t)v;
+    if (p->span_bytes % p->bs_bytes) {
+        return opt_bad(errp, "--size: must be a multiple of --bs");
+    }
+    if (!opt_number(o, "seed", &fp->seed, errp)) {
+        return false;
+    }
+    if ((uint64_t)fp->iodepth * p->jobs > FIO_MAX_SLOTS) {
+        return opt_bad(errp, "--numjobs x --iodepth: %u x %u is more than %u "
+                       "I/Os in flight", p->jobs, fp->iodepth, FIO_MAX_SLOTS);
+    }
     return true;
+}
+
+static bool fio_prepare(SimParams *p, const HwmProfile *prof, HwmDevice *dev,
+                        GError **errp)
+{
+    FioParams *fp = p->own;
+    uint64_t cap = hwm_device_capacity_bytes(dev);
+    (void)prof;
+
+    if (!fp->size_given && p->offset_bytes < cap) {
+        /* fio on a block device: to its end */
+        p->span_bytes = (cap - p->offset_bytes) / p->bs_bytes * p->bs_bytes;
+    }
+    if (p->span_bytes == 0 && p->offset_bytes < cap) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE, "%s: no whole --bs "
+                    "(%" G_GUINT64_FORMAT " bytes) fits there",
+                    fp->size_given ? "--size" : "--offset", p->bs_bytes);
+        return false;
+    }
+    if (!sim_check_region(p, dev, "size", errp)) {
+        return false;
+    }
+    if (!hwm_device_write_cache(dev) && fp->fsync_every > 0) {
+        fprintf(stderr, "platter-sim: write cache off: the block layer "
+                "completes a write-through device's flushes without sending "
+                "them; --fsync's flushes are counted as skipped\n");
+        fp->strip_flush = true;
+    }
+    return true;
+}
+
+static void fio_report_human(FILE *f, const SimParams *p, const SimResult *r)
+{
+    const FioParams *fp = FP(p);
+
+    fprintf(f, "  fio: rw=%s", rw_names[fp->rw]);
+    if (fp->rw == RW_RANDRW) {
+        fprintf(f, " rwmixread=%u", fp->rwmixread);
+    }
+    fprintf(f, " iodepth=%u size=%" G_GUINT64_FORMAT " offset=%"
+            G_GUINT64_FORMAT " fsync=%" G_GUINT64_FORMAT
+            " thinktime=%.1fus; flushes issued=%" G_GUINT64_FORMAT
+            ", skipped=%" G_GUINT64_FORMAT "\n", fp->iodepth, p->span_bytes,
+            p->offset_bytes, fp->fsync_every, fp->thinktime_ns / 1e3,
+            r->flushes_issued, r->flushes_skipped);
+}
+
+static void fio_report_json(FILE *f, const SimParams *p, const SimResult *r,
+                            JsonPlace at)
+{
+    const FioParams *fp = FP(p);
+    (void)r;
+
+    if (at != JSON_AFTER_END) {
+        return;
+    }
+    fprintf(f, ", \"fio\": {\"rw\": \"%s\", \"rwmixread\": ",
+            rw_names[fp->rw]);
+    if (fp->rw == RW_RANDRW) {
+        fprintf(f, "%u", fp->rwmixread);
+    } else {
+        fprintf(f, "null");
+    }
+    fprintf(f, ", \"iodepth\": %u, \"numjobs\": %u, \"size\": %"
+            G_GUINT64_FORMAT ", \"offset\": %" G_GUINT64_FORMAT
+            ", \"fsync\": %" G_GUINT64_FORMAT ", \"thinktime_ns\": %"
+            G_GINT64_FORMAT ", \"seed\": ", fp->iodepth, p->jobs,
+            p->span_bytes, p->offset_bytes, fp->fsync_every,
+            fp->thinktime_ns);
+    if (fp->random) {
+        fprintf(f, "%" G_GUINT64_FORMAT "}", fp->seed);
+    } else {
+        fprintf(f, "null}");
+    }
 }
 
 typedef struct {
@@ -65,14 +233,14 @@ static bool fio_init(Sim *s, GError **errp)
     (void)errp;
 
     s->wl = f;
-    f->slots = p->iodepth + 1;
+    f->slots = FP(p)->iodepth + 1;
     f->jobs = g_new0(FioJob, p->jobs);
     for (uint32_t i = 0; i < p->jobs; i++) {
         FioJob *j = &f->jobs[i];
-        j->rng = p->seed + i;
-        j->wake = g_new0(hwm_ns, p->iodepth);    /* all due at 0 */
-        j->start = g_new0(hwm_ns, p->iodepth);
-        j->parked = g_new0(bool, p->iodepth);
+        j->rng = FP(p)->seed + i;
+        j->wake = g_new0(hwm_ns, FP(p)->iodepth);    /* all due at 0 */
+        j->start = g_new0(hwm_ns, FP(p)->iodepth);
+        j->parked = g_new0(bool, FP(p)->iodepth);
     }
     return true;
 }
@@ -84,7 +252,7 @@ static hwm_ns fio_next_wake(Sim *s, uint64_t *which)
 
     for (uint32_t i = 0; i < s->p->jobs; i++) {
         const FioJob *j = &f->jobs[i];
-        for (uint32_t k = 0; k < s->p->iodepth; k++) {
+        for (uint32_t k = 0; k < FP(s->p)->iodepth; k++) {
             if (j->wake[k] < best) {
                 best = j->wake[k];
                 *which = (uint64_t)i * f->slots + k;
@@ -96,12 +264,12 @@ static hwm_ns fio_next_wake(Sim *s, uint64_t *which)
 
 static bool is_read(const SimParams *p, FioJob *j)
 {
-    switch (p->rw) {
+    switch (FP(p)->rw) {
     case RW_READ:
     case RW_RANDREAD:
         return true;
     case RW_RANDRW:
-        return hwm_splitmix64(&j->rng) % 100 < p->rwmixread;
+        return hwm_splitmix64(&j->rng) % 100 < FP(p)->rwmixread;
     default:
         return false;
     }
@@ -112,7 +280,7 @@ static uint64_t next_offset(const SimParams *p, FioJob *j)
     uint64_t blocks = p->span_bytes / p->bs_bytes;
     uint64_t off;
 
-    if (p->random) {
+    if (FP(p)->random) {
         return p->offset_bytes + hwm_splitmix64(&j->rng) % blocks * p->bs_bytes;
     }
     off = p->offset_bytes + j->seq_next;
@@ -125,7 +293,7 @@ static uint64_t next_offset(const SimParams *p, FioJob *j)
 static void flush_done(Sim *s, FioJob *j, hwm_ns t)
 {
     j->flushing = false;
-    for (uint32_t k = 0; k < s->p->iodepth; k++) {
+    for (uint32_t k = 0; k < FP(s->p)->iodepth; k++) {
         if (j->parked[k]) {
             j->parked[k] = false;
             j->wake[k] = t;
@@ -143,13 +311,13 @@ static bool maybe_flush(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
     }
     j->want_flush = false;
     j->flushing = true;
-    if (s->p->strip_flush) {
+    if (FP(s->p)->strip_flush) {
         s->r->flushes_skipped++;
         flush_done(s, j, t);
         return true;
     }
     s->r->flushes_issued++;
-    return sim_submit(s, t, (uint64_t)ji * FIO(s)->slots + s->p->iodepth,
+    return sim_submit(s, t, (uint64_t)ji * FIO(s)->slots + FP(s->p)->iodepth,
                       HWM_OP_FLUSH, 0, 0, 0, errp);
 }
 
@@ -173,7 +341,7 @@ static bool fio_step(Sim *s, uint64_t which, hwm_ns t, GError **errp)
     j->start[k] = t;
     j->in_flight++;
     j->issued_bytes += p->bs_bytes;
-    if (!read && p->fsync_every > 0 && ++j->writes == p->fsync_every) {
+    if (!read && FP(p)->fsync_every > 0 && ++j->writes == FP(p)->fsync_every) {
         j->writes = 0;
         j->want_flush = true;
     }
@@ -187,14 +355,14 @@ static bool fio_completed(Sim *s, const HwmEvent *e, GError **errp)
     uint32_t ji = (uint32_t)(e->tag / f->slots), k = (uint32_t)(e->tag % f->slots);
     FioJob *j = &f->jobs[ji];
 
-    if (k == s->p->iodepth) {
+    if (k == FP(s->p)->iodepth) {
         flush_done(s, j, e->time_ns);
         return true;
     }
     j->in_flight--;
     /* fio's lat: from the job's issue, host-queue wait included */
     sim_record_op(s, j->start[k], e->time_ns, e->length);
-    j->wake[k] = e->time_ns + s->p->thinktime_ns;
+    j->wake[k] = e->time_ns + FP(s->p)->thinktime_ns;
     return maybe_flush(s, ji, e->time_ns, errp);
 }
 
@@ -216,6 +384,13 @@ static void fio_fini(Sim *s, bool ok)
 
 const WorkloadOps fio_workload = {
     .name = "fio",
+    .options = fio_options,
+    .n_options = G_N_ELEMENTS(fio_options),
+    .uses = fio_uses,
+    .configure = fio_configure,
+    .prepare = fio_prepare,
+    .report_human = fio_report_human,
+    .report_json = fio_report_json,
     .init = fio_init,
     .next_wake = fio_next_wake,
     .step = fio_step,

@@ -25,7 +25,92 @@
  * the POSTFLUSH.  A guest has one hardware queue per vCPU (virtio-blk
  * num-queues=auto); job i submits on queue i mod N, the log on queue 0.
  */
-#include "sim-internal.h"
+#include "engine.h"
+
+typedef struct {
+    bool flush_share;         /* the xfs series' rule */
+    bool xfs_log;             /* model xfs's log force */
+    uint32_t flush_queues;    /* guest blk-flush queues that merge flushes
+                                 (0: no merging) */
+} FsyncParams;
+
+#define FP(p) ((const FsyncParams *)(p)->own)
+
+static const OptSpec fsync_options[] = {
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
+    { "flush-share", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
+      "fsync-append: skip a flush when one submitted after the write "
+      "completed has finished (the xfs series' rule)", 120, OPT_NO_NUMBER },
+    { "xfs-log", OPT_FLAG, OPT_SCOPE_WORKLOAD, NULL,
+      "fsync-append: model xfs's log force (group-committed iclog "
+      "writes with a preflush) between the write and the flush",
+      130, OPT_NO_NUMBER },
+    { "flush-queues", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "fsync-append: the guest's blk-flush merges flushes on N "
+      "hardware queues (job i on queue i mod N, the log on queue 0; "
+      "one per vCPU); 0, the default, sends every flush", 140,
+      OPT_COUNT(0, 4096), 0 },
+};
+
+static const char *const fsync_uses[] = {
+    "bs", "span", "offset", "runtime", "jobs", "host-us", NULL };
+
+static bool fsync_configure(const Options *o, SimParams *p, GError **errp)
+{
+    FsyncParams *fp = g_new0(FsyncParams, 1);
+    uint64_t n;
+
+    p->own = fp;
+    fp->flush_share = opt_flag(o, "flush-share");
+    fp->xfs_log = opt_flag(o, "xfs-log");
+    if (!sim_check_span_jobs(p, errp) ||
+        !opt_number(o, "flush-queues", &n, errp)) {
+        return false;
+    }
+    fp->flush_queues = (uint32_t)n;
+    return true;
+}
+
+static bool fsync_prepare(SimParams *p, const HwmProfile *prof,
+                          HwmDevice *dev, GError **errp)
+{
+    uint64_t cap = hwm_device_capacity_bytes(dev);
+    (void)prof;
+
+    if (!sim_check_region(p, dev, "span", errp)) {
+        return false;
+    }
+    if (FP(p)->xfs_log &&
+        cap - p->offset_bytes - p->span_bytes < p->bs_bytes) {
+        /* the log's blocks go after the span */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
+                    "--xfs-log: the log goes after --offset + --span and "
+                    "needs at least --bs (%" G_GUINT64_FORMAT " bytes) there, "
+                    "but they end %" G_GUINT64_FORMAT " bytes before the "
+                    "device end (%" G_GUINT64_FORMAT " bytes): make --span "
+                    "smaller", p->bs_bytes,
+                    cap - p->offset_bytes - p->span_bytes, cap);
+        return false;
+    }
+    if (!hwm_device_write_cache(dev)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--workload fsync-append with the write cache off: Linux "
+                    "completes a write-through device's flushes without "
+                    "sending them, which this workload does not model yet "
+                    "(use dsync or replay)");
+        return false;
+    }
+    return true;
+}
+
+static void fsync_report_human(FILE *f, const SimParams *p,
+                               const SimResult *r)
+{
+    fprintf(f, "  flushes: issued=%" G_GUINT64_FORMAT ", skipped=%"
+            G_GUINT64_FORMAT " (flush sharing %s)\n", r->flushes_issued,
+            r->flushes_skipped, FP(p)->flush_share ? "on" : "off");
+}
 
 /* where a job is in its operation */
 typedef enum {
@@ -102,8 +187,8 @@ static bool fsync_init(Sim *s, GError **errp)
     fs->log.batch = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     fs->log.next = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     fs->log.offset = p->offset_bytes + p->span_bytes;
-    fs->fq = g_new0(FlushQueue, p->flush_queues);
-    for (uint32_t q = 0; q < p->flush_queues; q++) {
+    fs->fq = g_new0(FlushQueue, FP(p)->flush_queues);
+    for (uint32_t q = 0; q < FP(p)->flush_queues; q++) {
         fs->fq[q].running = g_array_new(FALSE, FALSE, sizeof(uint64_t));
         fs->fq[q].pending = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     }
@@ -118,7 +203,7 @@ static void fsync_fini(Sim *s, bool ok)
     s->r->runtime_ns = s->p->runtime_ns;
     g_array_unref(fs->log.batch);
     g_array_unref(fs->log.next);
-    for (uint32_t q = 0; q < s->p->flush_queues; q++) {
+    for (uint32_t q = 0; q < FP(s->p)->flush_queues; q++) {
         g_array_unref(fs->fq[q].running);
         g_array_unref(fs->fq[q].pending);
     }
@@ -171,7 +256,7 @@ static bool flushq_kick(Sim *s, uint32_t q, hwm_ns t, GError **errp)
 /* A flush request from a job or the log: to the device, or to blk-flush. */
 static bool flush_request(Sim *s, hwm_ns t, uint64_t tag, GError **errp)
 {
-    uint32_t n = s->p->flush_queues;
+    uint32_t n = FP(s->p)->flush_queues;
 
     if (n == 0) {
         return sim_submit(s, t, tag, HWM_OP_FLUSH, 0, 0, 0, errp);
@@ -206,13 +291,14 @@ static bool own_flush(Sim *s, uint32_t ji, hwm_ns t, GError **errp)
     Job *j = &FS(s)->jobs[ji];
     const SimParams *p = s->p;
 
-    if (p->flush_share && FS(s)->flush_completed_max > j->flush_snap) {
+    if (FP(p)->flush_share && FS(s)->flush_completed_max > j->flush_snap) {
         s->r->flushes_skipped++;
         j->phase = FS_START;
         finish_op(s, j, t + p->host_cmd_ns / 2);
         return true;
     }
-    if (p->flush_share && !p->xfs_log && FS(s)->flush_submitted > j->flush_snap) {
+    if (FP(p)->flush_share && !FP(p)->xfs_log &&
+        FS(s)->flush_submitted > j->flush_snap) {
         s->r->flushes_skipped++;
         j->phase = FS_JOINED;
         j->joined = FS(s)->flush_submitted;
@@ -274,7 +360,7 @@ static bool log_completed(Sim *s, const HwmEvent *e, GError **errp)
         g_assert_not_reached();
     }
     /* native FUA: the data step is over, so queue 0 may flush again */
-    if (s->p->flush_queues > 0 && !flushq_kick(s, 0, t, errp)) {
+    if (FP(s->p)->flush_queues > 0 && !flushq_kick(s, 0, t, errp)) {
         return false;
     }
     /* the iclog is on stable storage: its waiters return from the force */
@@ -320,7 +406,8 @@ static bool fsync_step(Sim *s, uint64_t which, hwm_ns t, GError **errp)
                           sim_seq_offset(p, j->base, &j->next), p->bs_bytes,
                           errp);
     case FS_SYNC:
-        return p->xfs_log ? log_join(s, ji, t, errp) : own_flush(s, ji, t, errp);
+        return FP(p)->xfs_log ? log_join(s, ji, t, errp)
+                              : own_flush(s, ji, t, errp);
     case FS_AFTER_LOG:
         if (j->log_flushed) {
             j->phase = FS_START;
@@ -371,8 +458,10 @@ static bool fsync_completed(Sim *s, const HwmEvent *e, GError **errp)
     return true;
 }
 
-static char *fsync_tag_name(uint64_t tag)
+static char *fsync_tag_name(const SimParams *p, uint64_t tag, uint32_t line)
 {
+    (void)p;
+    (void)line;
     if (tag >= FLUSHQ_TAG) {
         return g_strdup_printf("blk-flush queue %" G_GUINT64_FORMAT "'s FLUSH",
                                (uint64_t)(tag - FLUSHQ_TAG));
@@ -385,6 +474,12 @@ static char *fsync_tag_name(uint64_t tag)
 
 const WorkloadOps fsync_append_workload = {
     .name = "fsync-append",
+    .options = fsync_options,
+    .n_options = G_N_ELEMENTS(fsync_options),
+    .uses = fsync_uses,
+    .configure = fsync_configure,
+    .prepare = fsync_prepare,
+    .report_human = fsync_report_human,
     .init = fsync_init,
     .next_wake = fsync_next_wake,
     .step = fsync_step,

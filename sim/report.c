@@ -1,3 +1,5 @@
+/* platter-sim's report: what every workload's has; a workload adds its own
+ * lines and fields through its WorkloadOps hooks. */
 #include <string.h>
 
 #include "report.h"
@@ -137,29 +139,8 @@ void report_human(FILE *f, const SimParams *p, const SimResult *r,
                 hist_percentile(h, pcts[i].per_million) / 1e3);
     }
     fprintf(f, "\n");
-    if (p->kind == WL_FSYNC_APPEND) {
-        fprintf(f, "  flushes: issued=%" G_GUINT64_FORMAT ", skipped=%"
-                G_GUINT64_FORMAT " (flush sharing %s)\n", r->flushes_issued,
-                r->flushes_skipped, p->flush_share ? "on" : "off");
-    }
-    if (p->kind == WL_FIO) {
-        fprintf(f, "  fio: rw=%s", fio_rw_name(p->rw));
-        if (p->rw == RW_RANDRW) {
-            fprintf(f, " rwmixread=%u", p->rwmixread);
-        }
-        fprintf(f, " iodepth=%u size=%" G_GUINT64_FORMAT " offset=%"
-                G_GUINT64_FORMAT " fsync=%" G_GUINT64_FORMAT
-                " thinktime=%.1fus; flushes issued=%" G_GUINT64_FORMAT
-                ", skipped=%" G_GUINT64_FORMAT "\n", p->iodepth, p->span_bytes,
-                p->offset_bytes, p->fsync_every, p->thinktime_ns / 1e3,
-                r->flushes_issued, r->flushes_skipped);
-    }
-    if (p->kind == WL_REPLAY) {
-        fprintf(f, "  replay: %" G_GUINT64_FORMAT " completions checked "
-                "against the trace, %" G_GUINT64_FORMAT " differ; %"
-                G_GUINT64_FORMAT " power cuts, %" G_GUINT64_FORMAT
-                " bytes lost\n", r->replay_checked, r->replay_mismatches,
-                r->power_cuts, r->lost_bytes);
+    if (p->ops->report_human) {
+        p->ops->report_human(f, p, r);
     }
     const HwmBreakdown *b = &r->dev_time;
     double total = (double)(b->queue_ns + b->overhead_ns + b->seek_ns +
@@ -285,12 +266,8 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
             r->flushes_skipped);
     fprintf(f, ", \"device\": ");
     device_json(f, r->commands, &r->stats);
-    if (p->kind == WL_REPLAY) {
-        fprintf(f, ", \"replay\": {\"checked\": %" G_GUINT64_FORMAT
-                ", \"mismatches\": %" G_GUINT64_FORMAT ", \"power_cuts\": %"
-                G_GUINT64_FORMAT ", \"lost_bytes\": %" G_GUINT64_FORMAT "}",
-                r->replay_checked, r->replay_mismatches, r->power_cuts,
-                r->lost_bytes);
+    if (p->ops->report_json) {
+        p->ops->report_json(f, p, r, JSON_AFTER_DEVICE);
     }
     /* added in version 1 (fields after "replay", before "host"): every
      * device command by op type, its latency from the device's submit, the
@@ -310,31 +287,8 @@ void report_json(FILE *f, const SimParams *p, const SimResult *r,
     fprintf(f, ", \"end\": {\"last_completion_ns\": %" G_GINT64_FORMAT
             ", \"drain_ns\": %" G_GINT64_FORMAT "}", r->last_completion_ns,
             r->drain_ns);
-    if (p->kind == WL_REPLAY) {
-        fprintf(f, ", \"closed_loop\": %s", p->closed_loop ? "true" : "false");
-        if (p->closed_loop) {
-            fprintf(f, ", \"iodepth\": %u", p->iodepth);
-        }
-    }
-    if (p->kind == WL_FIO) {
-        fprintf(f, ", \"fio\": {\"rw\": \"%s\", \"rwmixread\": ",
-                fio_rw_name(p->rw));
-        if (p->rw == RW_RANDRW) {
-            fprintf(f, "%u", p->rwmixread);
-        } else {
-            fprintf(f, "null");
-        }
-        fprintf(f, ", \"iodepth\": %u, \"numjobs\": %u, \"size\": %"
-                G_GUINT64_FORMAT ", \"offset\": %" G_GUINT64_FORMAT
-                ", \"fsync\": %" G_GUINT64_FORMAT ", \"thinktime_ns\": %"
-                G_GINT64_FORMAT ", \"seed\": ", p->iodepth, p->jobs,
-                p->span_bytes, p->offset_bytes, p->fsync_every,
-                p->thinktime_ns);
-        if (p->random) {
-            fprintf(f, "%" G_GUINT64_FORMAT "}", p->seed);
-        } else {
-            fprintf(f, "null}");
-        }
+    if (p->ops->report_json) {
+        p->ops->report_json(f, p, r, JSON_AFTER_END);
     }
     fprintf(f, ", \"host\": {\"cpu_ns\": %" G_GUINT64_FORMAT "}}\n",
             in->host_cpu_ns);

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "platter-argv.h"
 #include "prng.h"
 #include "report.h"
 #include "soak.h"
@@ -87,39 +88,45 @@ static void usage(void)
     exit(2);
 }
 
+/* A number option's parser: its table entry's kind and bounds. */
+struct bounded {
+    const struct opt *t;
+    uint64_t *out;
+};
+
+static int bounded_arg(const char *v, void *dst)
+{
+    const struct bounded *b = dst;
+    const struct opt *t = b->t;
+    uint64_t x = 0;
+
+    if ((t->kind == K_SIZE ? parse_size(v, &x) : parse_u64(v, &x)) != 0 ||
+        x < t->lo || x > t->hi) {
+        fprintf(stderr, "blk-soak: %s: '%s' is not a %s from %" PRIu64
+                " to %" PRIu64 "\n", t->name, v,
+                t->kind == K_SIZE ? "size" : "number", t->lo, t->hi);
+        return -1;
+    }
+    *b->out = x;
+    return 0;
+}
+
 static void parse_opts(struct opts *o, int argc, char **argv)
 {
+    struct platter_arg args[N_OPTS];
+    struct bounded bounds[N_OPTS];
+
     *o = (struct opts){ .jobs = 4, .slice_bytes = 1 << 20, .requests = 100000,
                         .max_sectors = 8, .seed = 1 };
-    for (int i = 1; i < argc; i += 2) {
-        const struct opt *t = NULL;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x = 0;
-
-        for (size_t k = 0; k < N_OPTS; k++)
-            if (!strcmp(argv[i], opt_table[k].name))
-                t = &opt_table[k];
-        if (!t) {
-            fprintf(stderr, "blk-soak: unknown option '%s'\n", argv[i]);
-            usage();
-        }
-        if (!v) {
-            fprintf(stderr, "blk-soak: %s needs a value\n", t->name);
-            exit(2);
-        }
-        if (t->kind == K_STR) {
-            *(const char **)((char *)o + t->at) = v;
-            continue;
-        }
-        if ((t->kind == K_SIZE ? parse_size(v, &x) : parse_u64(v, &x)) != 0 ||
-            x < t->lo || x > t->hi) {
-            fprintf(stderr, "blk-soak: %s: '%s' is not a %s from %" PRIu64
-                    " to %" PRIu64 "\n", t->name, v,
-                    t->kind == K_SIZE ? "size" : "number", t->lo, t->hi);
-            exit(2);
-        }
-        *(uint64_t *)((char *)o + t->at) = x;
+    for (size_t k = 0; k < N_OPTS; k++) {
+        void *field = (char *)o + opt_table[k].at;
+        bounds[k] = (struct bounded){ &opt_table[k], field };
+        args[k] = opt_table[k].kind == K_STR ?
+            (struct platter_arg){ opt_table[k].name, platter_arg_text, field } :
+            (struct platter_arg){ opt_table[k].name, bounded_arg, &bounds[k] };
     }
+    if (platter_argv_parse("blk-soak", argc, argv, args, N_OPTS) != 0)
+        usage();
     if (!o->dev) {
         fprintf(stderr, "blk-soak: --dev is required\n");
         exit(2);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "platter-argv.h"
 #include "report.h"
 
 struct spinner {
@@ -90,28 +91,15 @@ int main(int argc, char **argv)
     uint64_t threads = 1, iters = 50000000;
     int use_mutex = 0;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
-        if (!strcmp(a, "--mutex")) {
-            use_mutex = 1;
-            continue;
-        }
-        if (!v)
-            usage();
-        if (!strcmp(a, "--threads"))
-            bad = parse_u64(v, &threads);
-        else if (!strcmp(a, "--iters"))
-            bad = parse_u64(v, &iters);
-        else
-            usage();
-        if (bad) {
-            fprintf(stderr, "cpu-spin: bad value for %s: %s\n", a, v);
-            return 2;
-        }
-        i++;
-    }
-    if (threads == 0 || threads > 1024 || iters == 0 || iters > UINT64_MAX / 2)
+    const struct platter_arg args[] = {
+        { "--mutex", NULL, &use_mutex },
+        { "--threads", arg_u64, &threads },
+        { "--iters", arg_u64, &iters },
+    };
+
+    if (platter_argv_parse("cpu-spin", argc, argv, args,
+                           sizeof(args) / sizeof(args[0])) != 0 ||
+        threads == 0 || threads > 1024 || iters == 0 || iters > UINT64_MAX / 2)
         usage();
 
     long online = sysconf(_SC_NPROCESSORS_ONLN);

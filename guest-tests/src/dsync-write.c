@@ -26,6 +26,7 @@
 
 #include "parse.h"
 #include "pattern.h"
+#include "platter-argv.h"
 #include "report.h"
 #include "stats.h"
 
@@ -50,29 +51,15 @@ int main(int argc, char **argv)
     struct pattern_opts po = PATTERN_OPTS_DEFAULT;
     uint64_t runtime_s = 60, max_ios = 0;
     const char *why;
+    const struct platter_arg args[] = {
+        PATTERN_ARGS(&po),
+        { "--dev", platter_arg_text, &dev },
+        { "--runtime", arg_u64, &runtime_s },
+        { "--ios", arg_u64, &max_ios },
+    };
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0, r;
-        if (!v)
-            usage();
-        if ((r = pattern_option(&po, a, v)))
-            bad = r < 0;
-        else if (!strcmp(a, "--dev"))
-            dev = v;
-        else if (!strcmp(a, "--runtime"))
-            bad = parse_u64(v, &runtime_s);
-        else if (!strcmp(a, "--ios"))
-            bad = parse_u64(v, &max_ios);
-        else
-            usage();
-        if (bad) {
-            fprintf(stderr, "dsync-write: bad value for %s: %s\n", a, v);
-            return 2;
-        }
-        i++;
-    }
-    if (!dev)
+    if (platter_argv_parse("dsync-write", argc, argv, args,
+                           sizeof(args) / sizeof(args[0])) != 0 || !dev)
         usage();
     if ((why = pattern_opts_check(&po))) {
         fprintf(stderr, "dsync-write: %s\n", why);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "platter-argv.h"
 #include "report.h"
 #include "stats.h"
 
@@ -89,32 +90,17 @@ int main(int argc, char **argv)
     uint64_t threads = 16, bs = 4096, runtime_s = 10;
     int datasync = 0;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
-        if (!strcmp(a, "--datasync")) {
-            datasync = 1;
-            continue;
-        }
-        if (!v)
-            usage();
-        if (!strcmp(a, "--dir"))
-            dir = v;
-        else if (!strcmp(a, "--threads"))
-            bad = parse_u64(v, &threads);
-        else if (!strcmp(a, "--bs"))
-            bad = parse_size(v, &bs);
-        else if (!strcmp(a, "--runtime"))
-            bad = parse_u64(v, &runtime_s);
-        else
-            usage();
-        if (bad) {
-            fprintf(stderr, "fsync-append: bad value for %s: %s\n", a, v);
-            return 2;
-        }
-        i++;
-    }
-    if (!dir || threads == 0 || threads > 1024 || bs == 0 || runtime_s == 0)
+    const struct platter_arg args[] = {
+        { "--datasync", NULL, &datasync },
+        { "--dir", platter_arg_text, &dir },
+        { "--threads", arg_u64, &threads },
+        { "--bs", arg_size, &bs },
+        { "--runtime", arg_u64, &runtime_s },
+    };
+
+    if (platter_argv_parse("fsync-append", argc, argv, args,
+                           sizeof(args) / sizeof(args[0])) != 0 ||
+        !dir || threads == 0 || threads > 1024 || bs == 0 || runtime_s == 0)
         usage();
 
     struct blk_dev bd;

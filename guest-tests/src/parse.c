@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "hwm-decimal.h"
+#include "platter-decimal.h"
 
 int parse_u64(const char *s, uint64_t *out)
 {
@@ -34,4 +34,14 @@ int parse_size(const char *s, uint64_t *out)
         strcasecmp(s + n + 1, "B"))
         return -1;
     return hwm_parse_decimal(num, 1ull << shift, out, &why) ? 0 : -1;
+}
+
+int arg_u64(const char *value, void *dst)
+{
+    return parse_u64(value, dst);
+}
+
+int arg_size(const char *value, void *dst)
+{
+    return parse_size(value, dst);
 }

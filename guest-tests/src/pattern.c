@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "parse.h"
 
 void pattern_init(struct write_pattern *p, int random, uint64_t bs,
                   uint64_t span_bytes, uint64_t base_bytes, uint64_t seed)
@@ -32,23 +31,14 @@ int pattern_parse(const char *s)
     return -1;
 }
 
-int pattern_option(struct pattern_opts *o, const char *name, const char *value)
+int pattern_arg(const char *value, void *dst)
 {
-    int bad;
+    int random = pattern_parse(value);
 
-    if (!strcmp(name, "--pattern"))
-        bad = (o->random = pattern_parse(value)) < 0;
-    else if (!strcmp(name, "--bs"))
-        bad = parse_size(value, &o->bs);
-    else if (!strcmp(name, "--span"))
-        bad = parse_size(value, &o->span_bytes);
-    else if (!strcmp(name, "--offset"))
-        bad = parse_size(value, &o->base_bytes);
-    else if (!strcmp(name, "--seed"))
-        bad = parse_u64(value, &o->seed);
-    else
-        return 0;
-    return bad ? -1 : 1;
+    if (random < 0)
+        return -1;
+    *(int *)dst = random;
+    return 0;
 }
 
 const char *pattern_opts_check(const struct pattern_opts *o)

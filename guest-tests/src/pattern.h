@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "parse.h"
 #include "prng.h"
 
 struct write_pattern {
@@ -30,9 +31,16 @@ struct pattern_opts {
 };
 #define PATTERN_OPTS_DEFAULT { 0, 4096, 100ULL << 30, 0, 1 }
 
-/* 1: name is one of those options and value parsed; -1: it is, but the
- * value is bad; 0: not one of them. */
-int pattern_option(struct pattern_opts *o, const char *name, const char *value);
+/* Those options as entries of a program's platter_arg table
+ * (platter-argv.h), `o` a struct pattern_opts *. */
+#define PATTERN_ARGS(o)                               \
+    { "--pattern", pattern_arg, &(o)->random },       \
+    { "--bs", arg_size, &(o)->bs },                   \
+    { "--span", arg_size, &(o)->span_bytes },         \
+    { "--offset", arg_size, &(o)->base_bytes },       \
+    { "--seed", arg_u64, &(o)->seed }
+/* --pattern's parser: `dst` an int *, 0 seq, 1 rand. */
+int pattern_arg(const char *value, void *dst);
 /* NULL when the options fit together, else what is wrong. */
 const char *pattern_opts_check(const struct pattern_opts *o);
 void pattern_start(struct write_pattern *p, const struct pattern_opts *o);

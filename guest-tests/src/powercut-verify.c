@@ -28,6 +28,7 @@
 
 #include "parse.h"
 #include "pattern.h"
+#include "platter-argv.h"
 #include "record.h"
 
 #define MAX_JOBS 256
@@ -70,6 +71,20 @@ static int parse_acked(const char *s, int64_t last[MAX_JOBS])
         last[job] = (int64_t)seq;
     }
     return 0;
+}
+
+/* --acked's parser: the text (for the report) and what it says. */
+struct acked_arg {
+    const char *text;
+    int64_t *last;              /* MAX_JOBS of them */
+};
+
+static int acked_arg(const char *value, void *dst)
+{
+    struct acked_arg *a = dst;
+
+    a->text = value;
+    return parse_acked(value, a->last);
 }
 
 /* Judge the sectors of acknowledged write *want as read into buf (got
@@ -124,28 +139,19 @@ int main(int argc, char **argv)
     const char *why;
     static int64_t last[MAX_JOBS];
 
-    for (int i = 1; i < argc; i += 2) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0, r;
-        if (!v)
-            usage();
-        if ((r = pattern_option(&po, a, v)))
-            bad = r < 0;
-        else if (!strcmp(a, "--dev"))
-            dev = v;
-        else if (!strcmp(a, "--dir"))
-            dir = v;
-        else if (!strcmp(a, "--run"))
-            bad = parse_u64(v, &run);
-        else if (!strcmp(a, "--acked"))
-            bad = parse_acked(acked = v, last);
-        else
-            usage();
-        if (bad) {
-            fprintf(stderr, "powercut-verify: bad value for %s: %s\n", a, v);
-            return 2;
-        }
-    }
+    struct acked_arg ack = { NULL, last };
+    const struct platter_arg args[] = {
+        PATTERN_ARGS(&po),
+        { "--dev", platter_arg_text, &dev },
+        { "--dir", platter_arg_text, &dir },
+        { "--run", arg_u64, &run },
+        { "--acked", acked_arg, &ack },
+    };
+
+    if (platter_argv_parse("powercut-verify", argc, argv, args,
+                           sizeof(args) / sizeof(args[0])) != 0)
+        usage();
+    acked = ack.text;
     if (!dev == !dir || !acked) {
         fprintf(stderr, "powercut-verify: give --acked and exactly one of "
                 "--dev and --dir\n");

@@ -33,6 +33,7 @@
 
 #include "parse.h"
 #include "pattern.h"
+#include "platter-argv.h"
 #include "record.h"
 
 struct job {
@@ -115,29 +116,22 @@ int main(int argc, char **argv)
     const char *why;
     uint64_t threads = 16, max_ios = 0;
 
-    for (int i = 1; i < argc; i += 2) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0, r;
-        if (!v)
-            usage();
-        if ((r = pattern_option(&po, a, v)))
-            bad = r < 0;
-        else if (!strcmp(a, "--dev"))
-            dev = v;
-        else if (!strcmp(a, "--dir"))
-            dir = v;
-        else if (!strcmp(a, "--run"))
-            bad = parse_u64(v, &run);
-        else if (!strcmp(a, "--threads"))
-            bad = parse_u64(v, &threads) || threads == 0 || threads > 256;
-        else if (!strcmp(a, "--ios"))
-            bad = parse_u64(v, &max_ios);
-        else
-            usage();
-        if (bad) {
-            fprintf(stderr, "powercut-write: bad value for %s: %s\n", a, v);
-            return 2;
-        }
+    const struct platter_arg args[] = {
+        PATTERN_ARGS(&po),
+        { "--dev", platter_arg_text, &dev },
+        { "--dir", platter_arg_text, &dir },
+        { "--run", arg_u64, &run },
+        { "--threads", arg_u64, &threads },
+        { "--ios", arg_u64, &max_ios },
+    };
+
+    if (platter_argv_parse("powercut-write", argc, argv, args,
+                           sizeof(args) / sizeof(args[0])) != 0)
+        usage();
+    if (threads == 0 || threads > 256) {
+        fprintf(stderr, "powercut-write: --threads: %llu is not from 1 to "
+                "256\n", (unsigned long long)threads);
+        return 2;
     }
     if (!dev == !dir) {
         fprintf(stderr, "powercut-write: give exactly one of --dev and --dir\n");

@@ -1,6 +1,6 @@
 #include "prng.h"
 
-#include "hwm-splitmix64.h"
+#include "platter-splitmix64.h"
 
 void prng_seed(struct prng *r, uint64_t seed)
 {

@@ -1,7 +1,7 @@
 /* Seeded deterministic PRNG for random offsets and data patterns: the same
  * seed gives the same sequence on every run and every machine.  The
- * generator is the model's and platter-sim's splitmix64
- * (hw-model/include/hwm-splitmix64.h). */
+ * generator is the model's and platter-sim's splitmix64, from the leaf
+ * library (hw-model/common/platter-splitmix64.h). */
 #ifndef PLATTER_PRNG_H
 #define PLATTER_PRNG_H
 

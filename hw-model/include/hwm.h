@@ -41,8 +41,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hwm-decimal.h"
-#include "hwm-splitmix64.h"
+#include "platter-decimal.h"
+#include "platter-splitmix64.h"
 
 G_BEGIN_DECLS
 
@@ -373,7 +373,7 @@ const char *hwm_op_name(HwmOp op);
  */
 bool hwm_read_file(const char *path, gsize max_bytes, char **text, gsize *len,
                    GError **errp);
-/* The inverse of hwm_parse_decimal (hwm-decimal.h): append value / scale exactly ("8.25"). */
+/* The inverse of hwm_parse_decimal (platter-decimal.h): append value / scale exactly ("8.25"). */
 void hwm_append_decimal(GString *s, uint64_t value, uint64_t scale);
 
 G_END_DECLS

@@ -375,13 +375,19 @@ def cmd_export(path, kernels=()):
 
 # ---- import -----------------------------------------------------------------
 
-def compression(path):
-    """zst, xz or gz, from the file's first bytes; Refused otherwise."""
+def file_head(path, n, error):
+    """The first `n` bytes of the file at `path` (a magic number to check);
+    when it cannot be read, raises error(why)."""
     try:
         with open(path, "rb") as f:
-            head = f.read(6)
+            return f.read(n)
     except OSError as e:
-        raise Refused(f"{path}: {e.strerror or e}")
+        raise error(e.strerror or str(e))
+
+
+def compression(path):
+    """zst, xz or gz, from the file's first bytes; Refused otherwise."""
+    head = file_head(path, 6, lambda why: Refused(f"{path}: {why}"))
     if head[:4] == b"\x28\xb5\x2f\xfd":
         if not shutil.which("zstd"):
             raise Refused(f"{path} is zstd-compressed and zstd is not installed "

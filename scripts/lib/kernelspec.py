@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 
-from cache import sha256_file as sha256
+from cache import file_head, sha256_file as sha256
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KINDS = ("tree", "patches", "bzimage")
@@ -386,11 +386,7 @@ def _check_config(path):
 
 
 def _check_bzimage(path):
-    try:
-        with open(path, "rb") as f:
-            head = f.read(0x206)
-    except OSError as e:
-        raise Error(f"bzimage '{path}': {e.strerror}")
+    head = file_head(path, 0x206, lambda why: Error(f"bzimage '{path}': {why}"))
     if head[0x202:0x206] != b"HdrS":
         raise Error(f"bzimage '{path}': not an x86 bzImage (no boot protocol header)")
 

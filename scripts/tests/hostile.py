@@ -49,6 +49,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import tap  # noqa: E402
+import tsvtable  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SIM = os.path.abspath(sys.argv[1])
@@ -177,15 +178,8 @@ class Fixtures:
 
 
 def rows():
-    with open(TABLE) as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if len(cols) != 4:
-                raise SystemExit(f"{TABLE}:{n}: want 4 tab-separated columns, got {len(cols)}")
-            yield n, int(cols[0]), cols[1], cols[2], cols[3]
+    for n, cols in tsvtable.rows(TABLE, 4):
+        yield n, int(cols[0]), cols[1], cols[2], cols[3]
 
 
 def check(fix, status, err_frag, out_frag, command):

@@ -1,5 +1,5 @@
 /* Fuzz target: --workload replay, a trace driven through the model on
- * platter-sim's event loop (sim/replay.c, sim/workload.c), with the
+ * platter-sim's event loop (sim/replay.c, sim/engine.c), with the
  * timeline (--explain) and the recording (--trace-out) written.
  *
  * Input: byte 0 picks the profile (bits 0-1), write cache (2-3), a queue
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "profiles.h"
-#include "workload.h"
+#include "replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,9 +30,9 @@ static bool replay(const HwmProfile *prof, const HwmConfig *cfg,
     }
     char *explained = NULL;
     size_t rec_len = 0, explained_len = 0;
-    SimParams p = { .kind = WL_REPLAY, .trace = trace, .trace_name = "fuzz",
-                    .closed_loop = closed_loop, .iodepth = iodepth,
-                    .explain = 8 };
+    ReplayParams rp = { .trace = (GArray *)trace, .trace_name = (char *)"fuzz",
+                        .closed_loop = closed_loop, .iodepth = iodepth };
+    SimParams p = { .ops = &replay_workload, .own = &rp, .explain = 8 };
     p.explain_out = open_memstream(&explained, &explained_len);
     if (recording) {
         p.trace_out = open_memstream(recording, &rec_len);

@@ -41,6 +41,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts", "lib"))
 import tap  # noqa: E402
+import tsvtable  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 CASES = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "cases.tsv")
@@ -84,19 +85,12 @@ def load_cases(tmp):
     subst = {"{tmp}": tmp, "{fifo}": os.path.join(tmp, "fifo"), "{big}": os.path.join(tmp, "big"),
              "{profiles}": PROFILES}
     cases, names = [], set()
-    with open(CASES, encoding="utf-8") as f:
-        for ln, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            cols = line.split("\t")
-            if len(cols) != 6:
-                raise SystemExit(f"{CASES}:{ln}: expected 6 tab-separated columns, got {len(cols)}")
-            name = cols[0]
-            if name in names:
-                raise SystemExit(f"{CASES}:{ln}: case '{name}' repeats")
-            names.add(name)
-            cases.append((name, cols[1:], subst))
+    for ln, cols in tsvtable.rows(CASES, 6):
+        name = cols[0]
+        if name in names:
+            raise SystemExit(f"{CASES}:{ln}: case '{name}' repeats")
+        names.add(name)
+        cases.append((name, cols[1:], subst))
     return cases
 
 

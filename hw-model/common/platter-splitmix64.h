@@ -4,14 +4,15 @@
  * benchmarks, and the guest programs' offsets and data patterns.  The
  * same seed gives the same sequence on every machine.
  *
- * Header-only and needing only <stdint.h>: the static guest programs,
- * built without glib, include it alone; everything else gets it through
- * hwm.h.
+ * Header-only and needing only <stdint.h>: part of the leaf library
+ * (hw-model/common/), which the static guest programs, built without glib,
+ * use without any hw-model header; the model gets it through hwm.h.  The
+ * name keeps the hwm_ prefix it had in the model (see platter-decimal.h).
  *
  * Copyright (C) 2026 the platter authors.  GPL-2.0-or-later.
  */
-#ifndef HWM_SPLITMIX64_H
-#define HWM_SPLITMIX64_H
+#ifndef PLATTER_SPLITMIX64_H
+#define PLATTER_SPLITMIX64_H
 
 #include <stdint.h>
 

@@ -6,29 +6,133 @@
  */
 #include <string.h>
 
-#include "sim-internal.h"
+#include "engine.h"
 
-static const WorkloadOps *const workloads[] = {
-    [WL_DSYNC] = &dsync_workload,
-    [WL_FSYNC_APPEND] = &fsync_append_workload,
-    [WL_REPLAY] = &replay_workload,
-    [WL_FIO] = &fio_workload,
-};
+/* The workloads, in --help's and messages' order: a new one is one more
+ * X(its WorkloadOps's name without _workload). */
+#define SIM_WORKLOADS(X) X(dsync) X(fsync_append) X(replay) X(fio)
 
-const char *workload_name(WorkloadKind k)
+#define DECLARE(w) extern const WorkloadOps w##_workload;
+SIM_WORKLOADS(DECLARE)
+#undef DECLARE
+#define ENTRY(w) &w##_workload,
+static const WorkloadOps *const workloads[] = { SIM_WORKLOADS(ENTRY) };
+#undef ENTRY
+
+const WorkloadOps *const *sim_workloads(size_t *n)
 {
-    return workloads[k]->name;
+    *n = G_N_ELEMENTS(workloads);
+    return workloads;
 }
 
-bool workload_parse(const char *s, WorkloadKind *out)
+const WorkloadOps *sim_workload(const char *name)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++) {
-        if (!strcmp(s, workloads[i]->name)) {
-            *out = (WorkloadKind)i;
+        if (!strcmp(name, workloads[i]->name)) {
+            return workloads[i];
+        }
+    }
+    return NULL;
+}
+
+/* Options more than one workload takes; a workload names the ones it takes
+ * in its `uses`.  help_rank: see options.h. */
+static const OptSpec shared_options[] = {
+    /* a table: `duplicates` pairs its rows with the other OptSpec
+     * tables' by shape; they are data, one entry per option */
+    { "bs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
+      "block size (default 4K)", 70, OPT_BYTES, 4096 },
+    { "span", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
+      "bytes the offsets cover (default 100G)", 80, OPT_BYTES, 100ull << 30 },
+    { "offset", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
+      "start of the span (default 0)", 90, OPT_BYTES, 0 },
+    { "runtime", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SECONDS",
+      "virtual seconds to run (default 60)", 100,
+      { "s", NS_PER_S, 1, 100000 * NS_PER_S, false }, 60 * NS_PER_S },
+    { "jobs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "closed-loop jobs (default 1)", 110, OPT_COUNT(1, 4096), 1 },
+    { "host-us", OPT_TEXT, OPT_SCOPE_WORKLOAD, "US",
+      "guest CPU time per device command, us (default 10)", 150,
+      { "us", 1000, 0, NS_PER_S, false }, 10000 },
+    { "seed", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "random offsets' seed (default 1)", 230, OPT_COUNT(0, UINT64_MAX), 1 },
+    { "iodepth", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
+      "fio, replay --closed-loop: I/Os each job keeps in flight "
+      "(default 1)", 260, OPT_COUNT(1, 65536), 1 },
+};
+
+const OptSpec *sim_shared_options(size_t *n)
+{
+    *n = G_N_ELEMENTS(shared_options);
+    return shared_options;
+}
+
+bool sim_workload_takes(const WorkloadOps *w, const OptSpec *spec)
+{
+    for (size_t i = 0; i < w->n_options; i++) {
+        if (&w->options[i] == spec) {
+            return true;
+        }
+    }
+    for (const char *const *u = w->uses; u && *u; u++) {
+        if (!strcmp(*u, spec->name)) {
             return true;
         }
     }
     return false;
+}
+
+bool sim_shape_params(const Options *o, SimParams *p, GError **errp)
+{
+    uint64_t jobs, runtime, host;
+
+    if (!opt_number(o, "bs", &p->bs_bytes, errp) ||
+        !opt_number(o, "span", &p->span_bytes, errp) ||
+        !opt_number(o, "offset", &p->offset_bytes, errp) ||
+        !opt_number(o, "jobs", &jobs, errp) ||
+        !opt_number(o, "runtime", &runtime, errp)) {
+        return false;
+    }
+    p->runtime_ns = (hwm_ns)runtime;
+    p->jobs = (uint32_t)jobs;
+    if (p->bs_bytes == 0 || p->bs_bytes % HWM_SECTOR_BYTES) {
+        return opt_bad(errp, "--bs: %" G_GUINT64_FORMAT " is not a positive "
+                       "multiple of %u", p->bs_bytes, HWM_SECTOR_BYTES);
+    }
+    if (p->offset_bytes % p->bs_bytes) {
+        return opt_bad(errp, "--offset: must be a multiple of --bs");
+    }
+    if (!opt_number(o, "host-us", &host, errp)) {
+        return false;
+    }
+    p->host_cmd_ns = (hwm_ns)host;
+    return true;
+}
+
+bool sim_check_span_jobs(const SimParams *p, GError **errp)
+{
+    if (p->span_bytes / p->bs_bytes < p->jobs) {
+        return opt_bad(errp, "--span: too small for %u jobs of --bs %"
+                       G_GUINT64_FORMAT, p->jobs, p->bs_bytes);
+    }
+    return true;
+}
+
+bool sim_check_region(const SimParams *p, const HwmDevice *dev,
+                      const char *span_opt, GError **errp)
+{
+    uint64_t cap = hwm_device_capacity_bytes(dev);
+
+    if (p->offset_bytes > cap || p->span_bytes > cap - p->offset_bytes) {
+        /* the two apart: their sum may not fit in 64 bits */
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE,
+                    "--offset (%" G_GUINT64_FORMAT " bytes) + --%s (%"
+                    G_GUINT64_FORMAT " bytes) is past the device end (%"
+                    G_GUINT64_FORMAT " bytes)", p->offset_bytes, span_opt,
+                    p->span_bytes, cap);
+        return false;
+    }
+    return true;
 }
 
 int sim_name_index(const char *const *names, size_t n, const char *s)
@@ -76,14 +180,11 @@ bool sim_host_drain(Sim *s, hwm_ns t, GError **errp)
             g_assert(hwm_trace_order_submitted(s->order) == h->seq);
         }
         if (!hwm_submit(s->dev, t, &cmd, errp)) {
-            if (h->line > 0) {
-                g_prefix_error(errp, "%s:%u: ", s->p->trace_name, h->line);
-            } else {
-                const WorkloadOps *w = workloads[s->p->kind];
-                g_autofree char *who = w->tag_name ? w->tag_name(h->req.tag) :
-                    g_strdup_printf("job %" G_GUINT64_FORMAT, h->req.tag);
-                g_prefix_error(errp, "%s: ", who);
-            }
+            const WorkloadOps *w = s->p->ops;
+            g_autofree char *who =
+                w->tag_name ? w->tag_name(s->p, h->req.tag, h->line) :
+                g_strdup_printf("job %" G_GUINT64_FORMAT, h->req.tag);
+            g_prefix_error(errp, "%s: ", who);
             return false;
         }
         hist_add(&s->r->host_wait, (uint64_t)(t - h->queued));
@@ -168,7 +269,7 @@ static void account(Sim *s, const HwmEvent *e)
 
 bool sim_deliver(Sim *s, hwm_ns t, GError **errp)
 {
-    const WorkloadOps *w = workloads[s->p->kind];
+    const WorkloadOps *w = s->p->ops;
     HwmEvent ev[64];
     size_t n;
     bool ok = true;
@@ -220,7 +321,7 @@ void sim_power_cut(Sim *s, hwm_ns at)
 
 bool sim_run(HwmDevice *dev, const SimParams *p, SimResult *r, GError **errp)
 {
-    const WorkloadOps *w = workloads[p->kind];
+    const WorkloadOps *w = p->ops;
     Sim s = { .dev = dev, .p = p, .r = r };
 
     memset(r, 0, sizeof *r);

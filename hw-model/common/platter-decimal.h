@@ -1,12 +1,15 @@
 /*
- * Exact decimal numbers, without floating point.  Needs only <stdbool.h>
- * and <stdint.h>: the static guest programs, built without glib, use it
- * alone (with src/decimal.c); everything else gets it through hwm.h.
+ * Exact decimal numbers, without floating point (decimal.c).  Part of the
+ * leaf library (hw-model/common/): plain C11 and libc, no glib, no platter
+ * header; the model (through hwm.h), platter-sim and the static guest
+ * programs all use it.  The name keeps the hwm_ prefix it had in the model:
+ * its callers there, and QEMU's build (scripts/lib/qemu-hwm-sources keeps
+ * hwm_* symbols unrenamed), use it as it is.
  *
  * Copyright (C) 2026 the platter authors.  GPL-2.0-or-later.
  */
-#ifndef HWM_DECIMAL_H
-#define HWM_DECIMAL_H
+#ifndef PLATTER_DECIMAL_H
+#define PLATTER_DECIMAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,11 +1,12 @@
 /*
  * The one decimal-number parser of platter's C code (profiles, platter-sim's
- * options and traces, the guest programs' options).  Plain C11, no glib: the
- * static guest programs compile this file too.
+ * options and traces, the guest programs' options).  Plain C11, no glib: part
+ * of the leaf library (hw-model/common/), which the static guest programs
+ * link too.
  *
  * Copyright (C) 2026 the platter authors.  GPL-2.0-or-later.
  */
-#include "hwm-decimal.h"
+#include "platter-decimal.h"
 
 /* not isdigit(): that one depends on the locale */
 static bool is_digit(char c)

@@ -1,38 +1,14 @@
 /*
- * platter-sim's engine and its workloads, fio's engine shape: the engine
- * (workload.c) owns the virtual clock, the host's request queue and the
- * accounting; a workload is one file with one WorkloadOps table and its own
- * state, and talks to the engine only through the sim_* helpers below.  The
- * engine calls a workload only through its table.
+ * platter-sim's engine as its workloads see it, fio's engine shape: the
+ * engine (engine.c) owns the virtual clock, the host's request queue and
+ * the accounting; a workload is one file with one WorkloadOps table
+ * (workload.h) and its own state, and talks to the engine only through the
+ * sim_* helpers below.  The engine calls a workload only through its table.
  */
-#ifndef PLATTER_SIM_INTERNAL_H
-#define PLATTER_SIM_INTERNAL_H
+#ifndef PLATTER_ENGINE_H
+#define PLATTER_ENGINE_H
 
 #include "workload.h"
-
-typedef struct Sim Sim;
-
-typedef struct {
-    const char *name;
-    /* set up s->wl (the workload's state) */
-    bool (*init)(Sim *s, GError **errp);
-    /* when the host side is next due, and which of its issuers (a job, a
-     * slot: the workload's own numbering); HWM_NEVER: nothing until a
-     * completion */
-    hwm_ns (*next_wake)(Sim *s, uint64_t *which);
-    /* `which` is due at `t` */
-    bool (*step)(Sim *s, uint64_t which, hwm_ns t, GError **errp);
-    /* a device command it submitted completed (already accounted) */
-    bool (*completed)(Sim *s, const HwmEvent *e, GError **errp);
-    /* the run is over (`ok`: without error): final counts, set
-     * r->runtime_ns, free s->wl */
-    void (*fini)(Sim *s, bool ok);
-    /* what a command's tag stands for, in error messages (NULL: "job N") */
-    char *(*tag_name)(uint64_t tag);
-} WorkloadOps;
-
-extern const WorkloadOps dsync_workload, fsync_append_workload,
-                         replay_workload, fio_workload;
 
 struct Sim {
     HwmDevice *dev;
@@ -74,5 +50,11 @@ void sim_record_op(Sim *s, hwm_ns start, hwm_ns end, uint64_t bytes);
 uint64_t sim_seq_offset(const SimParams *p, uint64_t base, uint64_t *next);
 /* `s`'s index in `names` (n of them), or -1 */
 int sim_name_index(const char *const *names, size_t n, const char *s);
+/* --span must give each of the jobs a block (dsync, fsync-append). */
+bool sim_check_span_jobs(const SimParams *p, GError **errp);
+/* The span (--offset + `span_opt`, "span" or "size") must end on the
+ * device. */
+bool sim_check_region(const SimParams *p, const HwmDevice *dev,
+                      const char *span_opt, GError **errp);
 
 #endif
