@@ -63,7 +63,7 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
                                        p->high_water_pct / 100);
     d->destage_max_sectors = MAX(1, p->destage_max_bytes / HWM_SECTOR_BYTES);
 
-    hwm_cache_init(&d->cache, d->media.geo);
+    hwm_cache_init(&d->cache, d->media.index);
     hwm_rc_init(&d->rc, d->media.geo, p);
     d->timers = g_array_new(FALSE, FALSE, sizeof(Timer));
     d->out = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
