@@ -5,12 +5,13 @@
 # when data is dirty.
 type = flash
 capacity_bytes = 2000398934016    # 2 TB model (data sheet)
-parallel_units = 32               # 8 channels x 4 dies (assumed)
+parallel_units = 32               # dies: 2 TB of 512 Gb V-NAND TLC dies (176-layer, heise c't 2024/4), 8 channels x 4
+planes = 4                        # per die (assumed: four planes, as other 176-layer TLC dies)
 read_us = 45                      # TLC page read (typical)
 program_us = 200                  # SLC-cache program (TurboWrite), assumed
 program_kb = 16                   # one page
 command_overhead_us = 8           # NVMe controller (assumed)
-interface_mb_s = 7000             # PCIe 4.0 x4 sequential (data sheet)
+interface_mb_s = 7151             # PCIe 4.0 x4: 4 x 16 GT/s, 128b/130b = 7877 MB/s, x 256/282 (26 B of framing, header and LCRC per 256 B payload)
 queue_depth = 1024
 queue_policy = fifo
 write_cache = yes                 # volatile buffer, no PLP

@@ -72,6 +72,9 @@ typedef struct {
     uint64_t gen;           /* bumped each time its timer is armed */
     Cmd *cmd;
     Extent *ext;
+    GPtrArray *batch;       /* flash: the extents the write-back of `ext`
+                               carries with it in one program (media.h
+                               write_unit_sectors); NULL until needed */
     ArmPos arm;
 } Unit;
 
@@ -80,7 +83,7 @@ typedef struct {
  * bitmap: the next member at or after a unit in O(1), so a flash device
  * finds the units that can start something without walking all of them.
  */
-#define UNITSET_MAX 4096u
+#define UNITSET_MAX UNITS_MAX
 typedef struct {
     uint64_t top;               /* bit i: word i is not empty */
     uint64_t w[UNITSET_MAX / 64];
@@ -168,6 +171,9 @@ struct HwmDevice {
     hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
+    /* the host link carries one transfer at a time each way (write data
+     * in, read data out, as PCIe and SAS lanes do): when each is free */
+    hwm_ns link_in_free, link_out_free;
     bool after_write;           /* the last read or write to complete was
                                    a write: the overheads it selects */
     uint64_t ack_seq;
@@ -313,6 +319,16 @@ static void emit(HwmDevice *d, const HwmEvent *ev)
 static hwm_ns iface_ns(const HwmDevice *d, uint64_t bytes)
 {
     return hwm_link_ns(d->prof.interface_bytes_per_s, bytes);
+}
+
+/* A read's data would reach the host at `done`, having taken the link for
+ * its last iface_ns: later if the link is still carrying earlier data. */
+static hwm_ns link_out(HwmDevice *d, hwm_ns done, uint64_t bytes)
+{
+    hwm_ns x = iface_ns(d, bytes);
+    done = MAX(done, d->link_out_free + x);
+    d->link_out_free = done;
+    return done;
 }
 
 static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
@@ -536,8 +552,10 @@ static void admit(HwmDevice *d, hwm_ns t)
         c->t.overhead_ns = overhead_of(d, c, t);
         hwm_ns ready = t + c->t.overhead_ns;
         if (c->req.op == HWM_OP_WRITE) {
+            /* the data comes in after the data of the writes before it */
             hwm_ns x = iface_ns(d, c->req.length);
-            ready += x;
+            ready = MAX(ready, d->link_in_free) + x;
+            d->link_in_free = ready;
             c->t.transfer_ns += x;
         }
         timer_push(d, ready, EV_READY, c, 0);
@@ -595,6 +613,7 @@ static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
         }
         rearm_read_ahead(d);
     }
+    done = link_out(d, done, c->req.length);
     c->t.transfer_ns += done - t;
     complete_at(d, c, done);
     return true;
@@ -809,10 +828,35 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     if (!e) {
         return false;
     }
+    uint64_t fill = d->media.ops->write_unit_sectors ?
+                    d->media.ops->write_unit_sectors(&d->media) : 0;
     uint64_t n = MIN(e->sectors, d->destage_max_sectors);
+    if (fill) {
+        n = MIN(n, fill);
+    }
     e = hwm_cache_start_destage(&d->cache, e, n);
     d->writeback_next = e->lba + e->sectors;
-    MediaReq r = { .lba = e->lba, .sectors = e->sectors, .write = true };
+    uint64_t total = e->sectors;
+    if (un->batch) {
+        g_ptr_array_set_size(un->batch, 0);
+    }
+    /* fill the rest of the program with the next dirty data the order
+     * gives, wherever it lies */
+    while (total < fill) {
+        Extent *x = pick_destage(d, un, t, max_seq);
+        if (!x || overlaps_running_write(d, x->lba, x->sectors)) {
+            break;
+        }
+        x = hwm_cache_start_destage(&d->cache, x,
+                                    MIN(x->sectors, fill - total));
+        if (!un->batch) {
+            un->batch = g_ptr_array_new();
+        }
+        g_ptr_array_add(un->batch, x);
+        total += x->sectors;
+        d->writeback_next = x->lba + x->sectors;
+    }
+    MediaReq r = { .lba = e->lba, .sectors = total, .write = true };
     MediaTime mt = { 0 };
     bool missed;
     hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
@@ -998,17 +1042,23 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
 
     unit_set_op(d, u, OP_IDLE);
     if (op == OP_DESTAGE) {
-        Extent *e = un->ext;
-        HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
-                        .offset = e->lba * HWM_SECTOR_BYTES,
-                        .length = e->sectors * HWM_SECTOR_BYTES };
-        d->st.destages++;
-        d->st.destage_bytes += ev.length;
-        if (!e->durable) {
-            emit(d, &ev);
+        guint more = un->batch ? un->batch->len : 0;
+        for (guint i = 0; i <= more; i++) {
+            Extent *e = i == 0 ? un->ext : g_ptr_array_index(un->batch, i - 1);
+            HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
+                            .offset = e->lba * HWM_SECTOR_BYTES,
+                            .length = e->sectors * HWM_SECTOR_BYTES };
+            d->st.destages++;
+            d->st.destage_bytes += ev.length;
+            if (!e->durable) {
+                emit(d, &ev);
+            }
+            hwm_cache_finish_destage(&d->cache, e);
         }
-        hwm_cache_finish_destage(&d->cache, e);
         un->ext = NULL;
+        if (more) {
+            g_ptr_array_set_size(un->batch, 0);
+        }
     } else if (op == OP_HOST || op == OP_LOG) {
         Cmd *c = un->cmd;
         un->cmd = NULL;
@@ -1027,7 +1077,7 @@ static void on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             complete_at(d, c, t);
         } else {
             /* the part of the host transfer the media read did not hide */
-            hwm_ns x = c->host_done - t;
+            hwm_ns x = link_out(d, c->host_done, c->req.length) - t;
             /* keep what was read; read on past it while nothing else
              * wants the media */
             if (d->rc.nseg > 0 &&
@@ -1174,6 +1224,16 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     return d;
 }
 
+static void free_batches(HwmDevice *d)
+{
+    for (uint32_t u = 0; u < d->nunits; u++) {
+        if (d->units[u].batch) {
+            g_ptr_array_unref(d->units[u].batch);
+            d->units[u].batch = NULL;
+        }
+    }
+}
+
 static void drop_commands(HwmDevice *d)
 {
     GList *l;
@@ -1191,7 +1251,10 @@ static void drop_commands(HwmDevice *d)
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
+    d->link_in_free = 0;
+    d->link_out_free = 0;
     d->room_fail.cmd = NULL;
+    free_batches(d);
     memset(d->units, 0, sizeof *d->units * d->nunits);
     memset(d->reads_waiting, 0, sizeof *d->reads_waiting * d->nunits);
     g_ptr_array_set_size(d->running_writes, 0);

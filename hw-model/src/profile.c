@@ -437,6 +437,7 @@ static const KeyDef keys[] = {
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
       1, 4096, NULL, "dies that program or read at once", NO_RULE },
+    { "planes", T_COUNT, 1, F(planes), FOR_FLASH, false, "1", 1, 16, NULL, "planes per die, each reading and programming a page at once (parallel_units x planes <= 4096)", NO_RULE },
     { "read_us", T_TIME, NS_PER_US, F(read_ns), FOR_FLASH, true, NULL, 1,
       10 * NS_PER_MS, NULL, "array read of one page", NO_RULE },
     { "program_us", T_TIME, NS_PER_US, F(program_ns), FOR_FLASH, true, NULL,
