@@ -436,7 +436,7 @@ static const KeyDef keys[] = {
       "to come round, not from the first in order", NO_RULE },
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
-      1, 4096, NULL, "dies (each of `planes` media units)", NO_RULE },
+      1, 4096, NULL, "dies (the device has parallel_units x planes media units)", NO_RULE },
     { "planes", T_COUNT, 1, F(planes), FOR_FLASH, false, "1", 1, 16, NULL, "planes per die, each reading and programming a page at once (parallel_units x planes <= 4096)", NO_RULE },
     { "read_us", T_TIME, NS_PER_US, F(read_ns), FOR_FLASH, true, NULL, 1,
       10 * NS_PER_MS, NULL, "array read of one page", NO_RULE },
