@@ -81,6 +81,16 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     return d;
 }
 
+static void free_batches(HwmDevice *d)
+{
+    for (uint32_t u = 0; u < d->nunits; u++) {
+        if (d->units[u].batch) {
+            g_ptr_array_unref(d->units[u].batch);
+            d->units[u].batch = NULL;
+        }
+    }
+}
+
 static void drop_commands(HwmDevice *d)
 {
     GList *l;
@@ -98,7 +108,10 @@ static void drop_commands(HwmDevice *d)
     d->reserved_extents = 0;
     d->wake_at = HWM_NEVER;
     d->commit_free = 0;
+    d->link_in_free = 0;
+    d->link_out_free = 0;
     d->room_fail.cmd = NULL;
+    free_batches(d);
     memset(d->units, 0, sizeof *d->units * d->nunits);
     memset(d->reads_waiting, 0, sizeof *d->reads_waiting * d->nunits);
     g_ptr_array_set_size(d->running_writes, 0);

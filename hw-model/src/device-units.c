@@ -186,10 +186,32 @@ static bool start_destage(HwmDevice *d, uint32_t u, hwm_ns t, uint64_t max_seq)
     if (!e) {
         return false;
     }
+    uint64_t fill = d->media.ops->write_unit_sectors ?
+                    d->media.ops->write_unit_sectors(&d->media) : 0;
     uint64_t n = MIN(e->sectors, d->destage_max_sectors);
+    if (fill) {
+        n = MIN(n, fill);
+    }
     e = hwm_cache_start_destage(&d->cache, e, n);
     d->writeback_next = e->lba + e->sectors;
-    MediaReq r = { .lba = e->lba, .sectors = e->sectors, .write = true };
+    uint64_t total = e->sectors;
+    /* fill the rest of the program with the next dirty data the order
+     * gives, wherever it lies */
+    while (total < fill) {
+        Extent *x = pick_destage(d, un, t, max_seq);
+        if (!x || overlaps_running_write(d, x->lba, x->sectors)) {
+            break;
+        }
+        x = hwm_cache_start_destage(&d->cache, x,
+                                    MIN(x->sectors, fill - total));
+        if (!un->batch) {
+            un->batch = g_ptr_array_new();
+        }
+        g_ptr_array_add(un->batch, x);
+        total += x->sectors;
+        d->writeback_next = x->lba + x->sectors;
+    }
+    MediaReq r = { .lba = e->lba, .sectors = total, .write = true };
     MediaTime mt = { 0 };
     bool missed;
     hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
@@ -375,17 +397,24 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
 
     dev_unit_set_op(d, u, OP_IDLE);
     if (op == OP_DESTAGE) {
-        Extent *e = un->ext;
-        HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
-                        .offset = e->lba * HWM_SECTOR_BYTES,
-                        .length = e->sectors * HWM_SECTOR_BYTES };
-        d->st.destages++;
-        d->st.destage_bytes += ev.length;
-        if (!e->durable) {
-            dev_emit(d, &ev);
+        guint more = un->batch ? un->batch->len : 0;
+        for (guint i = 0; i <= more; i++) {
+            Extent *e = i == 0 ? un->ext
+                               : g_ptr_array_index(un->batch, i - 1);
+            HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
+                            .offset = e->lba * HWM_SECTOR_BYTES,
+                            .length = e->sectors * HWM_SECTOR_BYTES };
+            d->st.destages++;
+            d->st.destage_bytes += ev.length;
+            if (!e->durable) {
+                dev_emit(d, &ev);
+            }
+            hwm_cache_finish_destage(&d->cache, e);
         }
-        hwm_cache_finish_destage(&d->cache, e);
         un->ext = NULL;
+        if (more) {
+            g_ptr_array_set_size(un->batch, 0);
+        }
     } else if (op == OP_HOST || op == OP_LOG) {
         Cmd *c = un->cmd;
         un->cmd = NULL;
@@ -404,7 +433,7 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             dev_complete_at(d, c, t);
         } else {
             /* the part of the host transfer the media read did not hide */
-            hwm_ns x = c->host_done - t;
+            hwm_ns x = dev_link_out(d, c->host_done, c->req.length) - t;
             /* keep what was read; read on past it while nothing else
              * wants the media */
             if (d->rc.nseg > 0 &&

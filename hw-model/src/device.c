@@ -86,6 +86,13 @@ hwm_ns dev_iface_ns(const HwmDevice *d, uint64_t bytes)
     return hwm_link_ns(d->prof.interface_bytes_per_s, bytes);
 }
 
+hwm_ns dev_link_out(HwmDevice *d, hwm_ns done, uint64_t bytes)
+{
+    done = MAX(done, d->link_out_free + dev_iface_ns(d, bytes));
+    d->link_out_free = done;
+    return done;
+}
+
 static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
 {
     HwmEvent ev = { .kind = HWM_EV_COMPLETE, .time_ns = done,
@@ -305,8 +312,10 @@ static void admit(HwmDevice *d, hwm_ns t)
         c->t.overhead_ns = overhead_of(d, c, t);
         hwm_ns ready = t + c->t.overhead_ns;
         if (c->req.op == HWM_OP_WRITE) {
+            /* the data comes in after the data of the writes before it */
             hwm_ns x = dev_iface_ns(d, c->req.length);
-            ready += x;
+            ready = MAX(ready, d->link_in_free) + x;
+            d->link_in_free = ready;
             c->t.transfer_ns += x;
         }
         dev_timer_push(d, ready, EV_READY, c, 0);
@@ -364,6 +373,7 @@ static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
         }
         rearm_read_ahead(d);
     }
+    done = dev_link_out(d, done, c->req.length);
     c->t.transfer_ns += done - t;
     dev_complete_at(d, c, done);
     return true;

@@ -79,6 +79,9 @@ typedef struct {
     uint64_t gen;           /* bumped each time its timer is armed */
     Cmd *cmd;
     Extent *ext;
+    GPtrArray *batch;       /* flash: the extents the write-back of `ext`
+                               carries with it in one program (media.h
+                               write_unit_sectors); NULL until needed */
     ArmPos arm;
 } Unit;
 
@@ -87,7 +90,7 @@ typedef struct {
  * bitmap: the next member at or after a unit in O(1), so a flash device
  * finds the units that can start something without walking all of them.
  */
-#define UNITSET_MAX 4096u
+#define UNITSET_MAX UNITS_MAX
 typedef struct {
     uint64_t top;               /* bit i: word i is not empty */
     uint64_t w[UNITSET_MAX / 64];
@@ -173,6 +176,9 @@ struct HwmDevice {
     hwm_ns instant;             /* time of the step being processed */
     hwm_ns last_busy;           /* last arrival or completion */
     hwm_ns wake_at;             /* armed EV_WAKE, or HWM_NEVER */
+    /* the host link carries one transfer at a time each way (write data
+     * in, read data out, as PCIe and SAS lanes do): when each is free */
+    hwm_ns link_in_free, link_out_free;
     hwm_ns commit_free;         /* queued flushes' metadata commits are
                                    serial: the next may start then */
     bool after_write;           /* the last read or write to complete was
@@ -200,6 +206,9 @@ void dev_arm_unit(HwmDevice *d, uint32_t u, hwm_ns t);
 void dev_emit(HwmDevice *d, const HwmEvent *ev);
 /* Time to move `bytes` over the host interface. */
 hwm_ns dev_iface_ns(const HwmDevice *d, uint64_t bytes);
+/* A read's data would reach the host at `done`, having held the link for
+ * its last dev_iface_ns(): later while the link carries earlier data. */
+hwm_ns dev_link_out(HwmDevice *d, hwm_ns done, uint64_t bytes);
 /* Complete `c` at `t`. */
 void dev_complete_at(HwmDevice *d, Cmd *c, hwm_ns t);
 /* Give back a write's cache reservation, if it holds one. */

@@ -14,6 +14,7 @@
 #include "geometry.h"
 
 #define UNIT_NONE UINT32_MAX
+#define UNITS_MAX 4096u      /* media units a device can have */
 
 /* One media access as the medium sees it: a host command or a write-back. */
 typedef struct {
@@ -64,6 +65,11 @@ struct MediaOps {
      * those with seq <= max_seq and not busy, or NULL. */
     Extent *(*pick)(const Media *m, Cache *c, ArmPos arm, hwm_ns t,
                     uint64_t max_seq);
+    /* What one write-back may carry: after the first extent it picks,
+     * more dirty extents (the next ones pick() gives) fill one media write
+     * of up to this many sectors, sent as one access.  NULL: one extent
+     * (a disk writes each extent at its own place). */
+    uint64_t (*write_unit_sectors)(const Media *m);
 
     /* What the device's policy depends on. */
     bool eager_write_back;   /* write back whenever a unit is free; else at

@@ -116,13 +116,14 @@ const KeyDef hwm_profile_keys[] = {
       "to come round, not from the first in order", NO_RULE },
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
-      1, 4096, NULL, "dies that program or read at once", NO_RULE },
+      1, 4096, NULL, "dies (the device has parallel_units x planes media units)", NO_RULE },
+    { "planes", T_COUNT, 1, F(planes), FOR_FLASH, false, "1", 1, 16, NULL, "planes per die, each reading and programming a page at once (parallel_units x planes <= 4096)", NO_RULE },
     { "read_us", T_TIME, NS_PER_US, F(read_ns), FOR_FLASH, true, NULL, 1,
       10 * NS_PER_MS, NULL, "array read of one page", NO_RULE },
     { "program_us", T_TIME, NS_PER_US, F(program_ns), FOR_FLASH, true, NULL,
       1, 100 * NS_PER_MS, NULL, "program of one program unit", NO_RULE },
     { "program_kb", T_SIZE, KIB, F(program_bytes), FOR_FLASH, false, "16",
-      4 * KIB, 1 * MIB, NULL, "bytes one program operation writes", NO_RULE },
+      4 * KIB, 1 * MIB, NULL, "a page: what one plane programs at once", NO_RULE },
 
     { "command_overhead_us", T_TIME, NS_PER_US, F(command_overhead_ns),
       FOR_ALL, false, "0", 0, 100 * NS_PER_MS, NULL,

@@ -102,6 +102,7 @@ struct HwmProfile {
 
     /* flash media */
     uint32_t parallel_units;
+    uint32_t planes;                      /* per die: units = dies x planes */
     uint64_t read_ns;
     uint64_t program_ns;
     uint32_t program_bytes;               /* one program operation */

@@ -93,15 +93,17 @@ def searched_rest(drives):
 
 @contextlib.contextmanager
 def tables(drives, misses=None, fitted=None, unsourced=None, extracted=None):
-    saved = V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED, V.EXTRACTED
+    saved = (V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED, V.EXTRACTED,
+             V.ASSUMED)
     V.DRIVES, V.EXPECTED_MISSES, V.FITTED = drives, misses or {}, fitted or {}
-    V.EXTRACTED = extracted or {}
+    V.EXTRACTED, V.ASSUMED = extracted or {}, {}
     V.UNSOURCED = searched_rest(drives) if unsourced is None else unsourced
     try:
         V.check_tables()
         yield
     finally:
-        V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED, V.EXTRACTED = saved
+        (V.DRIVES, V.EXPECTED_MISSES, V.FITTED, V.UNSOURCED, V.EXTRACTED,
+         V.ASSUMED) = saved
 
 
 def run(sim, disksim=None):
