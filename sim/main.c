@@ -25,7 +25,8 @@ typedef struct {
          *offset, *runtime, *trace, *host_us, *write_cache, *fua,
          *queue_policy, *trace_out, *jobs, *queue_depth, *explain,
          *flush_queues, *seed, *rw, *rwmixread, *iodepth, *numjobs, *size,
-         *fsync, *thinktime, *timeline, *timeline_count, *timeline_from;
+         *fsync, *thinktime, *timeline, *timeline_count, *timeline_from,
+         *html;
     char *command;          /* the command line, for --timeline's caption */
     gboolean json, flush_share, xfs_log, dump_profile, verify, closed_loop;
 } Opts;
@@ -137,6 +138,7 @@ static const struct {
     STR("timeline", timeline, W_ALL),
     STR("timeline-count", timeline_count, W_ALL),
     STR("timeline-from", timeline_from, W_ALL),
+    STR("html", html, W_ALL),
     FLAG("json", json, W_ALL),
     STR("write-cache", write_cache, W_ALL),
     STR("fua", fua, W_ALL),
@@ -558,8 +560,8 @@ static int run(Opts *o, GError **errp)
         p.trace_name = o->trace;
     }
     g_autoptr(Timeline) tl = NULL;
-    if ((o->timeline || o->timeline_count || o->timeline_from) &&
-        !(tl = timeline_open(o->timeline, o->timeline_count,
+    if ((o->timeline || o->html || o->timeline_count || o->timeline_from) &&
+        !(tl = timeline_open(o->timeline, o->html, o->timeline_count,
                              o->timeline_from, o->command, errp))) {
         return 2;
     }
@@ -700,6 +702,9 @@ int main(int argc, char **argv)
         { "timeline-from", 0, 0, G_OPTION_ARG_STRING, &o.timeline_from,
           "--timeline: start at the first command submitted at or after "
           "this virtual time (default 0)", "SECONDS" },
+        { "html", 0, 0, G_OPTION_ARG_FILENAME, &o.html,
+          "the --timeline commands as a self-contained HTML page that "
+          "animates the drive, its queue and cache", "FILE.html" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -763,6 +768,7 @@ int main(int argc, char **argv)
     g_free(o.timeline);
     g_free(o.timeline_count);
     g_free(o.timeline_from);
+    g_free(o.html);
     g_free(o.command);
     return rc;
 }
