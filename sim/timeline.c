@@ -452,11 +452,20 @@ static hwm_ns part_ns(const HwmEvent *e, size_t i)
     return *(const hwm_ns *)((const char *)&e->t + parts[i].offset);
 }
 
-static void draw_legend(GString *s, Layout *l, double y)
+/* Only the parts some drawn command has: a legend entry for a colour the
+ * picture never shows would send the reader looking for it. */
+static void draw_legend(GString *s, Layout *l, const Timeline *tl, double y)
 {
     double x = PLOT_X0;
 
     for (size_t i = 0; i < G_N_ELEMENTS(parts); i++) {
+        bool present = false;
+        for (guint k = 0; k < tl->rows->len && !present; k++) {
+            present = part_ns(&g_array_index(tl->rows, Row, k).e, i) > 0;
+        }
+        if (!present) {
+            continue;
+        }
         double w = 14 + text_w(parts[i].label, FONT) + 18;
         g_string_append_printf(s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" "
                                "height=\"10\" fill=\"%s\"/>\n", x, y - 9,
@@ -610,6 +619,57 @@ static void draw_markers(GString *s, Layout *l, const Timeline *tl,
     }
 }
 
+/*
+ * The sector each command waits for: a line at the angle where it begins,
+ * from the start of the command's rotation part as its bar lays it out to
+ * the last time, by that part's end, that the platter's angle reaches it
+ * (the parts need not have happened in the bar's order: a flush's
+ * write-back may turn while its overhead runs).  A flush of data that was
+ * durable when acknowledged (a protected buffer's FUA writes) has no
+ * DURABLE event to say what it wrote: its sector is taken to be that of
+ * the first such write since the flush before it.
+ */
+static void draw_targets(GString *s, Layout *l, const Timeline *tl,
+                         const HwmDevice *dev)
+{
+    const HwmEvent *owed = NULL;
+
+    for (guint i = 0; i < tl->rows->len; i++) {
+        const Row *r = &g_array_index(tl->rows, Row, i);
+        const HwmEvent *e = &r->e, *at = NULL;
+        if (e->op == HWM_OP_WRITE && e->durable && e->t.rotate_ns == 0 &&
+            e->t.seek_ns == 0 && !owed) {
+            owed = e;
+        }
+        if ((e->op == HWM_OP_READ || e->op == HWM_OP_WRITE) &&
+            !e->cache_hit && e->t.rotate_ns > 0) {
+            at = e;
+        } else if (e->op == HWM_OP_FLUSH) {
+            at = e->t.rotate_ns > 0 ? owed : NULL;
+            owed = NULL;
+        }
+        HwmLocation loc;
+        if (!at || !hwm_device_locate(dev, at->offset, &loc)) {
+            continue;
+        }
+        hwm_ns from = e->submit_ns + e->t.queue_ns + e->t.overhead_ns +
+                      e->t.seek_ns;
+        hwm_ns to = from + e->t.rotate_ns;
+        uint32_t rpm = hwm_device_rotation_rpm(dev);
+        uint32_t past = (hwm_device_angle_mdeg(dev, to) + MDEG_TURN -
+                         loc.angle_mdeg) % MDEG_TURN;
+        to -= (hwm_ns)((uint64_t)past * (REV_RPM_NS / MDEG_TURN) / rpm);
+        to = MAX(to, from);
+        double y = ypx_angle(l, loc.angle_mdeg);
+        g_string_append_printf(s, "<path class=\"target\" d=\"M%.2f,%.2f "
+                               "H%.2f\" stroke=\"#d7301f\" stroke-width=\"2\" "
+                               "data-n=\"%" PRIu64 "\" data-mdeg=\"%u\" "
+                               "data-from-ns=\"%" PRId64 "\" data-to-ns=\"%"
+                               PRId64 "\"/>\n", xpx(l, from), y, xpx(l, to),
+                               r->n, loc.angle_mdeg, from, to);
+    }
+}
+
 static void draw_strip(GString *s, Layout *l, const Timeline *tl,
                        const HwmDevice *dev)
 {
@@ -624,14 +684,6 @@ static void draw_strip(GString *s, Layout *l, const Timeline *tl,
          MARGIN, PLOT_X0 - 40);
     text(s, l, PLOT_X0 - 40, y + 2 * FONT + 3, FONT, "end", NULL,
          "under the head", MARGIN, PLOT_X0 - 40);
-    if (rpm == 0) {
-        text(s, l, (PLOT_X0 + PLOT_X1) / 2, y + l->strip_h / 2 + FONT / 3.0,
-             FONT, "middle", "class=\"no-platter\"",
-             "flash: no platter turns under a head, so there is no angle "
-             "to show; the bars are the whole story", 0, 0);
-        g_string_append(s, "</g>\n");
-        return;
-    }
     for (uint32_t deg = 0; deg <= 360; deg += 90) {
         double gy = ypx_angle(l, deg * 1000);
         g_autofree char *lab = g_strdup_printf("%u\xc2\xb0", deg);
@@ -652,6 +704,7 @@ static void draw_strip(GString *s, Layout *l, const Timeline *tl,
              "middle", "class=\"too-dense\"", msg, 0, 0);
     } else {
         draw_sawtooth(s, l, dev, rpm);
+        draw_targets(s, l, tl, dev);
         draw_markers(s, l, tl, dev);
     }
     g_string_append(s, "</g>\n");
@@ -717,11 +770,11 @@ static GString *render_svg(const Timeline *tl, const HwmDevice *dev)
         hwm_device_fua(dev) ? "native" : "absent",
         hwm_device_queue_depth(dev));
     y = paragraph(body, &l, y, FONT, what);
-    draw_legend(body, &l, y + 10);
+    draw_legend(body, &l, tl, y + 10);
     l.rows_y = y + 10 + GAP / 2.0;
     l.strip_y = l.rows_y + (double)tl->rows->len * ROW_H + GAP;
-    /* flash has only a sentence to say there */
-    l.strip_h = rpm > 0 ? STRIP_H : 2 * LINE_H + 8;
+    /* flash has no platter: no strip */
+    l.strip_h = rpm > 0 ? STRIP_H : 0;
     l.axis_y = l.strip_y + l.strip_h;
 
     draw_axis(body, &l);
@@ -729,7 +782,9 @@ static GString *render_svg(const Timeline *tl, const HwmDevice *dev)
         draw_row(body, &l, &g_array_index(tl->rows, Row, i),
                  l.rows_y + (double)i * ROW_H);
     }
-    draw_strip(body, &l, tl, dev);
+    if (rpm > 0) {
+        draw_strip(body, &l, tl, dev);
+    }
 
     y = l.axis_y + 2 * FONT + 14 + LINE_H + 4;
     y = paragraph(body, &l, y, FONT,
@@ -749,6 +804,16 @@ static GString *render_svg(const Timeline *tl, const HwmDevice *dev)
             "write-back made cached data durable%s.", rpm, rev, tl->durable_full ?
             " (only the first 20000 of them)" : "");
         y = paragraph(body, &l, y, FONT, angle);
+        y = paragraph(body, &l, y, FONT,
+                      "A red line is a command waiting for its sector: "
+                      "from the end of its seek, at the angle where the "
+                      "sector begins, to when the platter's angle reaches "
+                      "it (a flush: the sector of the durable write it "
+                      "sends home).");
+    } else {
+        y = paragraph(body, &l, y, FONT,
+                      "Flash: no platter turns under a head, so there is no "
+                      "angle to show; the bars are the whole story.");
     }
     double height = y + MARGIN;
 

@@ -41,13 +41,15 @@
     c.media = rotating && (c.op === 'READ' || c.op === 'WRITE') && !c.hit &&
               (c.seek > 0 || c.rotate > 0);
     c.cached = c.op === 'WRITE' && !c.durable && R.write_cache;
+    /* the end of its wait in the queue, where its bar turns from grey */
+    c.served = c.submit + c.queue;
   });
 
   /* ---- the arm: where it arrives, in time order ----------------------- */
   var arrivals = [];
   cmds.forEach(function (c) {
     if (c.media) {
-      var from = c.start + c.overhead, at = from + c.seek;
+      var from = c.served + c.overhead, at = from + c.seek;
       arrivals.push({ from: from, at: at, end: at + c.rotate + c.transfer,
                       cyl: c.cyl, head: c.head, angle: c.angle,
                       what: '#' + c.n });
@@ -65,7 +67,7 @@
         return w.time > c.submit && w.time <= c.done;
       });
       if (rotating && owed && !home && c.rotate + c.transfer > 0) {
-        var from = c.start + c.overhead, at = from + c.seek;
+        var from = c.served + c.overhead, at = from + c.seek;
         arrivals.push({ from: from, at: at, end: c.done, cyl: owed.cyl,
                         head: owed.head, angle: owed.angle,
                         what: '#' + owed.n + ' home' });
@@ -131,15 +133,17 @@
     return 'done';
   }
   /* in flight at t: submitted, not done; the one served is the latest to
-   * start (the lowest number among equals), else the lowest waiting */
+   * leave the queue (the lowest number among equals), else the lowest
+   * waiting */
   function inFlight(t) {
     var list = [], serving = null;
     for (var i = 0; i < cmds.length; i++) {
       var c = cmds[i];
       if (c.submit <= t && t < c.done) {
         list.push(c);
-        if (c.start <= t && (!serving || c.start > serving.start ||
-                             (c.start === serving.start && c.n < serving.n))) {
+        if (c.served <= t && (!serving || c.served > serving.served ||
+                              (c.served === serving.served &&
+                               c.n < serving.n))) {
           serving = c;
         }
       }
@@ -307,7 +311,7 @@
       var cls = c === flight.serving ? ' class="serving"' : '';
       return '<div' + cls + '>#' + c.n + ' ' + opName(c) + ' ' +
              (c.op === 'FLUSH' ? '' : 'LBA ' + Math.floor(c.offset / 512) +
-              ' ') + '\u2014 ' + (c.start > t ? 'waiting' : phaseOf(c, t)) +
+              ' ') + '\u2014 ' + phaseOf(c, t) +
              '</div>';
     }).join('');
     if (flight.list.length > 8) {
@@ -414,7 +418,10 @@
       g.strokeStyle = '#1f78b4';
       g.stroke();
       arrivals.forEach(function (a) {
-        var ax = xOf(a.at + (a.end > a.at ? 0 : 0));
+        /* where the platter's angle last reached the sector by the end of
+         * the access (as --timeline's red lines end) */
+        var past = (angleMdeg(a.end) - a.angle + 360000) % 360000;
+        var ax = xOf(a.end - past * R.rev_ns / 360000);
         if (ax < X0 || ax > X1) { return; }
         var ay = sy + STRIP - STRIP * a.angle / 360000;
         g.fillStyle = '#d7301f';
