@@ -218,11 +218,19 @@
     var maxSpt = Math.max.apply(null, R.zones.map(function (z) { return z[1]; }));
     for (var i = 0; i < R.zones.length; i++) {
       var r = radius(R.zones[i][0]);
-      var light = 94 - 22 * R.zones[i][1] / maxSpt;
+      /* alternate a little too, so neighbouring bands stay apart */
+      var light = 94 - 22 * R.zones[i][1] / maxSpt + (i % 2 ? 4 : 0);
       g.beginPath();
       g.arc(CX, CY, r, 0, 2 * Math.PI);
       g.fillStyle = 'hsl(210,35%,' + light.toFixed(1) + '%)';
       g.fill();
+    }
+    if (R.zones.length) {
+      g.fillStyle = '#333';
+      g.fillText('zone 0: ' + R.zones[0][1] + ' sectors/track', CX - 60,
+                 CY + R_OUT + 14);
+      g.fillText('inner: ' + R.zones[R.zones.length - 1][1], CX - 28,
+                 CY + R_IN + 4);
     }
     g.beginPath();
     g.arc(CX, CY, R_IN - 6, 0, 2 * Math.PI);
@@ -375,10 +383,20 @@
       lx += 24 + 7 * p[1].length;
     });
     var bottom = TH - (rotating ? STRIP + 30 : 26), y = 22;
+    /* the rows in the window; when more than fit, a run of them around
+     * the command under the cursor (or the one clicked) */
+    var shown = cmds.filter(function (c) {
+      return c.done >= view.from && c.submit <= view.to;
+    });
+    var fit = Math.floor((bottom - y) / ROW), focus = selected || s.cmd_obj;
+    if (shown.length > fit) {
+      var k = Math.max(0, shown.indexOf(focus));
+      var first = Math.max(0, Math.min(shown.length - fit, k - (fit >> 1)));
+      shown = shown.slice(first, first + fit);
+    }
     hits = [];
-    for (var i = 0; i < cmds.length && y + ROW <= bottom; i++) {
-      var c = cmds[i];
-      if (c.done < view.from || c.submit > view.to) { continue; }
+    for (var i = 0; i < shown.length; i++) {
+      var c = shown[i];
       var at = c.submit;
       if (c === selected || c === s.cmd_obj) {
         g.fillStyle = c === selected ? '#fff3c4' : '#f2f2f2';

@@ -169,6 +169,16 @@ def main():
             assert load < LOAD_LIMIT_S, load
             check_page(b, page, tmp.name)
 
+        def flash():
+            page = os.path.join(tmp.name, "flash.html")
+            subprocess.run([SIM, "--profile", "990pro", "--workload", "fio", "--rw", "randrw",
+                            "--iodepth", "16", "--size", "1g", "--runtime", "0.01",
+                            "--html", page], check=True, capture_output=True)
+            check_page(b, page, tmp.name)
+            s = b.evaluate("platter.seek(platter.record.cmds[0][5])")
+            assert s["cyl"] is None and s["angle_mdeg"] == 0, s
+
+        tests.append(("a flash page: dies, no errors, not blank", flash))
         tests.append((f"{BIG_COMMANDS}-command page under {SIZE_LIMIT} bytes, loads in under "
                       f"{LOAD_LIMIT_S} s", big))
         tap.run(tests)
