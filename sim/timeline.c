@@ -720,9 +720,10 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
         g_autoptr(GString) from = g_string_new(NULL);
         hwm_append_decimal(from, (uint64_t)tl->from_ns, NS_PER_S);
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--timeline: no device command was submitted at or after "
+                    "%s: no device command was submitted at or after "
                     "--timeline-from %s s (the run completed %" PRIu64 ")",
-                    from->str, tl->completed);
+                    tl->svg.path ? "--timeline" : "--html", from->str,
+                    tl->completed);
         return false;
     }
     if (tl->svg.path) {
