@@ -129,27 +129,32 @@ static void append_record(GString *s, const HtmlRecord *rec,
     g_string_append(s, "]}");
 }
 
-/* Replace the one `mark` in `page` by `with`. */
-static void fill(GString *page, const char *mark, const char *with)
-{
-    const char *at = strstr(page->str, mark);
-    g_assert(at);   /* the template is ours: a missing mark is a build bug */
-    gssize pos = at - page->str;
-    g_string_erase(page, pos, (gssize)strlen(mark));
-    g_string_insert(page, pos, with);
-}
-
+/* The template with each mark replaced by its text.  Only the template is
+ * searched, so a mark inside a replacement (a command line may hold any
+ * text) stays as it is. */
 GString *html_page(const HtmlRecord *rec, const HwmDevice *dev)
 {
-    GString *page = g_string_new(html_asset_page);
     g_autoptr(GString) data = g_string_new(NULL);
     g_autofree char *title = g_markup_escape_text(rec->command, -1);
+    const struct {
+        const char *mark, *text;
+    } fills[] = {
+        { "@TITLE@", title },
+        { "/*@CSS@*/", html_asset_css },
+        { "@DATA@", NULL },
+        { "/*@JS@*/", html_asset_js },
+    };
+    GString *page = g_string_new(NULL);
+    const char *at = html_asset_page;
 
     append_record(data, rec, dev);
-    /* the record last: nothing in it is read as a mark */
-    fill(page, "@TITLE@", title);
-    fill(page, "/*@CSS@*/", html_asset_css);
-    fill(page, "/*@JS@*/", html_asset_js);
-    fill(page, "@DATA@", data->str);
+    for (size_t i = 0; i < G_N_ELEMENTS(fills); i++) {
+        const char *m = strstr(at, fills[i].mark);
+        g_assert(m);    /* the template is ours: a missing mark is a bug */
+        g_string_append_len(page, at, m - at);
+        g_string_append(page, fills[i].text ? fills[i].text : data->str);
+        at = m + strlen(fills[i].mark);
+    }
+    g_string_append(page, at);
     return page;
 }

@@ -140,6 +140,21 @@ def bad_input(tmp):
     assert not [f for f in os.listdir(tmp) if f.startswith("none.html")]
 
 
+def hostile_caption(tmp):
+    # the command line is the caption: a path holding the template's marks
+    # and a closing script tag stays text
+    odd = os.path.join(tmp, "@DATA@ </script> @TITLE@ ", "*@JS@*", "x.profile")
+    os.makedirs(os.path.dirname(odd))
+    with open(os.path.join(ROOT, "hw-model", "profiles", "generic-7200.profile")) as f:
+        text = f.read()
+    with open(odd, "w") as f:
+        f.write(text)
+    html = page(tmp, "--profile", odd, "--runtime", "0.05", "--timeline-count", "3")
+    rec = record(html)
+    assert odd in rec["command"] and len(rec["rows"]) == 3, rec["command"]
+    assert html.count("</script>") == 3, html.count("</script>")
+
+
 def deterministic(tmp):
     assert page(tmp, *RAND_READ, name="a.html") == page(tmp, *RAND_READ, name="b.html")
 
@@ -174,6 +189,7 @@ tap.run([
     ("cylinder/head/sector and angle are the model's", places_are_the_models),
     ("flash: dies, no platter", flash_dies),
     ("bad input: one line, exit 2, no file", bad_input),
+    ("a caption holding the page's marks stays text", hostile_caption),
     ("deterministic", deterministic),
     ("docs/teaching pages are current", teaching_pages),
 ], with_tmpdir=True)
