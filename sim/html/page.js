@@ -213,7 +213,7 @@
   }
   function drawPlatter(t, s) {
     var g = drive, ang = s.angle_mdeg;
-    g.clearRect(0, 0, 440, 440);
+    g.clearRect(0, 0, 440, 456);
     /* zone bands, outermost first; shade grows with sectors per track */
     var maxSpt = Math.max.apply(null, R.zones.map(function (z) { return z[1]; }));
     for (var i = 0; i < R.zones.length; i++) {
@@ -295,7 +295,7 @@
       if (c.op === 'READ' && !c.hit) { busy[c.unit] = '#' + c.n; }
       if (c.op === 'WRITE' && !c.cached) { programs++; }
     });
-    g.clearRect(0, 0, 440, 440);
+    g.clearRect(0, 0, 440, 456);
     g.fillStyle = '#222';
     g.fillText(n + ' dies: a read lights the die that holds it; ' +
                'programs take any free die', 6, 14);
