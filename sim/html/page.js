@@ -494,7 +494,9 @@
     return { t_ns: s.t_ns, cmd: s.cmd, phase: s.phase, queued: s.queued,
              cyl: rotating ? s.cyl : null, moving: s.moving, head: s.head,
              angle_mdeg: s.angle_mdeg, target: s.target,
-             dirty_bytes: s.dirty_bytes, errors: window.platterErrors.slice() };
+             dirty_bytes: s.dirty_bytes, selected: selected ? selected.n : null,
+             explain: document.getElementById('explain').textContent,
+             errors: window.platterErrors.slice() };
   }
   function render() {
     var s = state();
@@ -596,6 +598,14 @@
     record: R,
     seek: function (t) { seek(t); return publicState(); },
     state: publicState,
+    /* where command n's row is drawn, in page coordinates, or null */
+    barAt: function (n) {
+      var h = hits.find(function (x) { return x.c.n === n; });
+      if (!h) { return null; }
+      var r = tlc.getBoundingClientRect();
+      return { x: r.left + window.scrollX + (X0 + X1) / 2,
+               y: r.top + window.scrollY + (h.y0 + h.y1) / 2 };
+    },
     setSpeed: function (v) {
       speed = v;
       document.getElementById('speed').value = String(v);

@@ -133,6 +133,21 @@ def check_page(b, path, tmp, shots=None):
             if key not in shots:
                 shots[key] = png
         errors += b.errors() + s["errors"]
+    # a click on a bar selects its command and shows its --explain row
+    c = rec["C"][min(1, len(rec["C"]) - 1)]
+    b.evaluate("platter.seek(%d)" % c.submit)
+    at = b.evaluate("platter.barAt(%d)" % c.n)
+    assert at, (os.path.basename(path), "no bar for #%d" % c.n)
+    b.evaluate("window.scrollTo(0, %d)" % max(0, at["y"] - 300))
+    view = b.evaluate("platter.barAt(%d)" % c.n)
+    scroll = b.evaluate("window.scrollY")
+    for kind in ("mousePressed", "mouseReleased"):
+        b.call("Input.dispatchMouseEvent", type=kind, x=view["x"], y=view["y"] - scroll,
+               button="left", clickCount=1)
+    s = b.evaluate("platter.state()")
+    assert s["selected"] == c.n and s["explain"].startswith("#%d " % c.n), (c.n, s)
+    b.evaluate("window.scrollTo(0, 0)")
+    errors += b.errors() + s["errors"]
     assert not errors, (os.path.basename(path), errors)
     return len(instants(rec))
 
@@ -150,8 +165,8 @@ def main():
         b.open_page(1150, 1100)
         tests = []
         for path in PAGES:
-            tests.append((f"{os.path.basename(path)}: state matches the record, no errors, "
-                          "not blank", lambda p=path: check_page(b, p, tmp.name, shots)))
+            tests.append((f"{os.path.basename(path)}: state matches the record, a click "
+                          "explains a bar, no errors, not blank", lambda p=path: check_page(b, p, tmp.name, shots)))
 
         def big():
             page = os.path.join(tmp.name, "big.html")
