@@ -60,6 +60,9 @@ static const OptSpec main_options[] = {
     { "timeline-from", OPT_TEXT, OPT_SCOPE_RUN, "SECONDS",
       "--timeline: start at the first command submitted at or after "
       "this virtual time (default 0)", 360, OPT_NO_NUMBER },
+    { "html", OPT_FILE, OPT_SCOPE_RUN, "FILE.html",
+      "the --timeline commands as a self-contained HTML page that "
+      "animates the drive, its queue and cache", 365, OPT_NO_NUMBER },
 };
 
 /* Every option table: the command line's, the shared ones, each
@@ -209,10 +212,12 @@ static int simulate(const Options *o, SimParams *p, const HwmProfile *prof,
     const char *tl_file = opt_text(o, "timeline");
     const char *tl_count = opt_text(o, "timeline-count");
     const char *tl_from = opt_text(o, "timeline-from");
+    const char *html = opt_text(o, "html");
     g_autoptr(Timeline) tl = NULL;
 
-    if ((tl_file || tl_count || tl_from) &&
-        !(tl = timeline_open(tl_file, tl_count, tl_from, command, errp))) {
+    if ((tl_file || html || tl_count || tl_from) &&
+        !(tl = timeline_open(tl_file, html, tl_count, tl_from, command,
+                             errp))) {
         return 2;
     }
     p->timeline = tl;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "html.h"
 #include "timeline.h"
 #include "units.h"
 
@@ -57,22 +58,25 @@ static const struct {
       offsetof(HwmBreakdown, destage_ns) },
 };
 
-typedef struct {
-    uint64_t n;             /* --explain's number: the n-th to complete */
-    HwmEvent e;
-} Row;
+typedef TimelineRow Row;
 
-struct Timeline {
+/* A file that appears only when the run succeeds. */
+typedef struct {
+    const char *option;     /* "--timeline", "--html": names it in errors */
     char *path, *tmp;       /* the target, the temporary file beside it */
     int fd;
+    GString *text;          /* what to write, once rendered */
+} OutFile;
+
+struct Timeline {
+    OutFile svg, html;      /* path NULL: not asked for */
     char *command;
     uint32_t count;
     hwm_ns from_ns;
     uint64_t completed;     /* commands the run has completed */
     GArray *rows;           /* Row, completion order */
-    GArray *durable;        /* hwm_ns of DURABLE events */
+    GArray *durable;        /* HwmEvent of DURABLE events */
     bool durable_full;      /* more came than MAX_DURABLE */
-    GString *svg;
 };
 
 /* What the picture covers and where its parts go. */
@@ -83,11 +87,95 @@ typedef struct {
 } Layout;
 
 /* "--timeline: cannot write PATH: why" */
-static bool bad(GError **errp, const char *what, const char *path, int err)
+static bool bad(GError **errp, const OutFile *f, const char *what,
+                const char *path, int err)
 {
-    g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "--timeline: %s %s: %s",
-                what, path, g_strerror(err));
+    g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "%s: %s %s: %s",
+                f->option, what, path, g_strerror(err));
     return false;
+}
+
+/* Check `path` and create the temporary file beside it. */
+static bool outfile_open(OutFile *f, const char *option, const char *path,
+                         GError **errp)
+{
+    struct stat st;
+
+    f->option = option;
+    f->fd = -1;
+    if (!*path) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "%s: empty file name",
+                    option);
+        return false;
+    }
+    /* renaming over a directory, device or FIFO would replace it */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "%s: %s exists and is not a regular file", option, path);
+        return false;
+    }
+    f->path = g_strdup(path);
+    f->tmp = g_strdup_printf("%s.XXXXXX", path);
+    f->fd = g_mkstemp(f->tmp);
+    if (f->fd < 0) {
+        bad(errp, f, "cannot write", path, errno);
+        g_clear_pointer(&f->tmp, g_free);
+        return false;
+    }
+    /* a picture, not a secret: the mode a plain create would give */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(f->fd, 0666 & ~mask) != 0) {
+        return bad(errp, f, "cannot write", path, errno);
+    }
+    return true;
+}
+
+/* Write f->text and rename it over the target. */
+static bool outfile_commit(OutFile *f, GError **errp)
+{
+    const char *p = f->text->str;
+    size_t left = f->text->len;
+
+    while (left > 0) {
+        ssize_t n = write(f->fd, p, left);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return bad(errp, f, "cannot write", f->tmp, n < 0 ? errno : EIO);
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    int fd = f->fd;
+    f->fd = -1;
+    if (close(fd) != 0) {
+        return bad(errp, f, "cannot write", f->tmp, errno);
+    }
+    if (rename(f->tmp, f->path) != 0) {
+        int err = errno;
+        g_autofree char *what = g_strdup_printf("%s to", f->tmp);
+        return bad(errp, f, "cannot rename", what, err);
+    }
+    g_clear_pointer(&f->tmp, g_free);
+    return true;
+}
+
+/* The temporary file goes unless outfile_commit() renamed it. */
+static void outfile_free(OutFile *f)
+{
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
+    if (f->tmp) {
+        unlink(f->tmp);
+    }
+    g_free(f->tmp);
+    g_free(f->path);
+    if (f->text) {
+        g_string_free(f->text, TRUE);
+    }
 }
 
 char *timeline_command_line(int argc, char **argv)
@@ -97,11 +185,12 @@ char *timeline_command_line(int argc, char **argv)
     GString *s = g_string_new(base);
 
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--timeline")) {
+        if (!strcmp(argv[i], "--timeline") || !strcmp(argv[i], "--html")) {
             i++;
             continue;
         }
-        if (g_str_has_prefix(argv[i], "--timeline=")) {
+        if (g_str_has_prefix(argv[i], "--timeline=") ||
+            g_str_has_prefix(argv[i], "--html=")) {
             continue;
         }
         bool plain = argv[i][0] != '\0';
@@ -114,7 +203,8 @@ char *timeline_command_line(int argc, char **argv)
     return g_string_free(s, FALSE);
 }
 
-Timeline *timeline_open(const char *path, const char *count, const char *from,
+Timeline *timeline_open(const char *path, const char *html,
+                        const char *count, const char *from,
                         const char *command, GError **errp)
 {
     static const UnitsSpec spec_count = { NULL, 1, 1, TIMELINE_MAX_COMMANDS,
@@ -122,17 +212,11 @@ Timeline *timeline_open(const char *path, const char *count, const char *from,
     static const UnitsSpec spec_from = { "s", NS_PER_S, 0, HWM_TIME_MAX,
                                          false };
     uint64_t n = TIMELINE_DEFAULT_COMMANDS, from_ns = 0;
-    struct stat st;
 
-    if (!path) {
+    if (!path && !html) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--timeline-%s needs --timeline FILE.svg",
-                    count ? "count" : "from");
-        return NULL;
-    }
-    if (!*path) {
-        g_set_error_literal(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                            "--timeline: empty file name");
+                    "--timeline-%s needs --timeline FILE.svg or --html "
+                    "FILE.html", count ? "count" : "from");
         return NULL;
     }
     if ((count && !units_parse("--timeline-count", count, &spec_count, &n,
@@ -141,36 +225,18 @@ Timeline *timeline_open(const char *path, const char *count, const char *from,
                               errp))) {
         return NULL;
     }
-    /* renaming over a directory, device or FIFO would replace it */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--timeline: %s exists and is not a regular file", path);
-        return NULL;
-    }
-    Timeline *tl = g_new0(Timeline, 1);
-    tl->path = g_strdup(path);
-    tl->tmp = g_strdup_printf("%s.XXXXXX", path);
+    g_autoptr(Timeline) tl = g_new0(Timeline, 1);
+    tl->svg.fd = tl->html.fd = -1;
     tl->command = g_strdup(command ? command : "");
     tl->count = (uint32_t)n;
     tl->from_ns = (hwm_ns)from_ns;
     tl->rows = g_array_new(FALSE, FALSE, sizeof(Row));
-    tl->durable = g_array_new(FALSE, FALSE, sizeof(hwm_ns));
-    tl->fd = g_mkstemp(tl->tmp);
-    if (tl->fd < 0) {
-        bad(errp, "cannot write", path, errno);
-        g_clear_pointer(&tl->tmp, g_free);
-        timeline_free(tl);
+    tl->durable = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
+    if ((path && !outfile_open(&tl->svg, "--timeline", path, errp)) ||
+        (html && !outfile_open(&tl->html, "--html", html, errp))) {
         return NULL;
     }
-    /* a picture, not a secret: the mode a plain create would give */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(tl->fd, 0666 & ~mask) != 0) {
-        bad(errp, "cannot write", path, errno);
-        timeline_free(tl);
-        return NULL;
-    }
-    return tl;
+    return g_steal_pointer(&tl);
 }
 
 void timeline_event(Timeline *tl, const HwmEvent *e)
@@ -186,7 +252,7 @@ void timeline_event(Timeline *tl, const HwmEvent *e)
         }
     } else if (!full && e->time_ns >= tl->from_ns) {
         if (tl->durable->len < MAX_DURABLE) {
-            g_array_append_val(tl->durable, e->time_ns);
+            g_array_append_val(tl->durable, *e);
         } else {
             tl->durable_full = true;
         }
@@ -386,11 +452,20 @@ static hwm_ns part_ns(const HwmEvent *e, size_t i)
     return *(const hwm_ns *)((const char *)&e->t + parts[i].offset);
 }
 
-static void draw_legend(GString *s, Layout *l, double y)
+/* Only the parts some drawn command has: a legend entry for a colour the
+ * picture never shows would send the reader looking for it. */
+static void draw_legend(GString *s, Layout *l, const Timeline *tl, double y)
 {
     double x = PLOT_X0;
 
     for (size_t i = 0; i < G_N_ELEMENTS(parts); i++) {
+        bool present = false;
+        for (guint k = 0; k < tl->rows->len && !present; k++) {
+            present = part_ns(&g_array_index(tl->rows, Row, k).e, i) > 0;
+        }
+        if (!present) {
+            continue;
+        }
         double w = 14 + text_w(parts[i].label, FONT) + 18;
         g_string_append_printf(s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" "
                                "height=\"10\" fill=\"%s\"/>\n", x, y - 9,
@@ -513,7 +588,7 @@ static void draw_markers(GString *s, Layout *l, const Timeline *tl,
                          const HwmDevice *dev)
 {
     for (guint i = 0; i < tl->durable->len; i++) {
-        hwm_ns t = g_array_index(tl->durable, hwm_ns, i);
+        hwm_ns t = g_array_index(tl->durable, HwmEvent, i).time_ns;
         if (t < l->t0 || t > l->t1) {
             continue;
         }
@@ -544,6 +619,57 @@ static void draw_markers(GString *s, Layout *l, const Timeline *tl,
     }
 }
 
+/*
+ * The sector each command waits for: a line at the angle where it begins,
+ * from the start of the command's rotation part as its bar lays it out to
+ * the last time, by that part's end, that the platter's angle reaches it
+ * (the parts need not have happened in the bar's order: a flush's
+ * write-back may turn while its overhead runs).  A flush of data that was
+ * durable when acknowledged (a protected buffer's FUA writes) has no
+ * DURABLE event to say what it wrote: its sector is taken to be that of
+ * the first such write since the flush before it.
+ */
+static void draw_targets(GString *s, Layout *l, const Timeline *tl,
+                         const HwmDevice *dev)
+{
+    const HwmEvent *owed = NULL;
+
+    for (guint i = 0; i < tl->rows->len; i++) {
+        const Row *r = &g_array_index(tl->rows, Row, i);
+        const HwmEvent *e = &r->e, *at = NULL;
+        if (e->op == HWM_OP_WRITE && e->durable && e->t.rotate_ns == 0 &&
+            e->t.seek_ns == 0 && !owed) {
+            owed = e;
+        }
+        if ((e->op == HWM_OP_READ || e->op == HWM_OP_WRITE) &&
+            !e->cache_hit && e->t.rotate_ns > 0) {
+            at = e;
+        } else if (e->op == HWM_OP_FLUSH) {
+            at = e->t.rotate_ns > 0 ? owed : NULL;
+            owed = NULL;
+        }
+        HwmLocation loc;
+        if (!at || !hwm_device_locate(dev, at->offset, &loc)) {
+            continue;
+        }
+        hwm_ns from = e->submit_ns + e->t.queue_ns + e->t.overhead_ns +
+                      e->t.seek_ns;
+        hwm_ns to = from + e->t.rotate_ns;
+        uint32_t rpm = hwm_device_rotation_rpm(dev);
+        uint32_t past = (hwm_device_angle_mdeg(dev, to) + MDEG_TURN -
+                         loc.angle_mdeg) % MDEG_TURN;
+        to -= (hwm_ns)((uint64_t)past * (REV_RPM_NS / MDEG_TURN) / rpm);
+        to = MAX(to, from);
+        double y = ypx_angle(l, loc.angle_mdeg);
+        g_string_append_printf(s, "<path class=\"target\" d=\"M%.2f,%.2f "
+                               "H%.2f\" stroke=\"#d7301f\" stroke-width=\"2\" "
+                               "data-n=\"%" PRIu64 "\" data-mdeg=\"%u\" "
+                               "data-from-ns=\"%" PRId64 "\" data-to-ns=\"%"
+                               PRId64 "\"/>\n", xpx(l, from), y, xpx(l, to),
+                               r->n, loc.angle_mdeg, from, to);
+    }
+}
+
 static void draw_strip(GString *s, Layout *l, const Timeline *tl,
                        const HwmDevice *dev)
 {
@@ -558,14 +684,6 @@ static void draw_strip(GString *s, Layout *l, const Timeline *tl,
          MARGIN, PLOT_X0 - 40);
     text(s, l, PLOT_X0 - 40, y + 2 * FONT + 3, FONT, "end", NULL,
          "under the head", MARGIN, PLOT_X0 - 40);
-    if (rpm == 0) {
-        text(s, l, (PLOT_X0 + PLOT_X1) / 2, y + l->strip_h / 2 + FONT / 3.0,
-             FONT, "middle", "class=\"no-platter\"",
-             "flash: no platter turns under a head, so there is no angle "
-             "to show; the bars are the whole story", 0, 0);
-        g_string_append(s, "</g>\n");
-        return;
-    }
     for (uint32_t deg = 0; deg <= 360; deg += 90) {
         double gy = ypx_angle(l, deg * 1000);
         g_autofree char *lab = g_strdup_printf("%u\xc2\xb0", deg);
@@ -586,6 +704,7 @@ static void draw_strip(GString *s, Layout *l, const Timeline *tl,
              "middle", "class=\"too-dense\"", msg, 0, 0);
     } else {
         draw_sawtooth(s, l, dev, rpm);
+        draw_targets(s, l, tl, dev);
         draw_markers(s, l, tl, dev);
     }
     g_string_append(s, "</g>\n");
@@ -593,17 +712,40 @@ static void draw_strip(GString *s, Layout *l, const Timeline *tl,
 
 /* ---- the picture -------------------------------------------------------- */
 
+static GString *render_svg(const Timeline *tl, const HwmDevice *dev);
+
 bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
 {
     if (tl->rows->len == 0) {
         g_autoptr(GString) from = g_string_new(NULL);
         hwm_append_decimal(from, (uint64_t)tl->from_ns, NS_PER_S);
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
-                    "--timeline: no device command was submitted at or after "
+                    "%s: no device command was submitted at or after "
                     "--timeline-from %s s (the run completed %" PRIu64 ")",
-                    from->str, tl->completed);
+                    tl->svg.path ? "--timeline" : "--html", from->str,
+                    tl->completed);
         return false;
     }
+    if (tl->svg.path) {
+        tl->svg.text = render_svg(tl, dev);
+    }
+    if (tl->html.path) {
+        HtmlRecord rec = {
+            .rows = (const TimelineRow *)(void *)tl->rows->data,
+            .nrows = tl->rows->len,
+            .durable = (const HwmEvent *)(void *)tl->durable->data,
+            .ndurable = tl->durable->len,
+            .durable_full = tl->durable_full,
+            .from_ns = tl->from_ns,
+            .command = tl->command,
+        };
+        tl->html.text = html_page(&rec, dev);
+    }
+    return true;
+}
+
+static GString *render_svg(const Timeline *tl, const HwmDevice *dev)
+{
     Layout l = { .t0 = HWM_TIME_MAX, .t1 = 0,
                  .boxes = g_ptr_array_new_with_free_func(g_free) };
     for (guint i = 0; i < tl->rows->len; i++) {
@@ -629,11 +771,11 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
         hwm_device_fua(dev) ? "native" : "absent",
         hwm_device_queue_depth(dev));
     y = paragraph(body, &l, y, FONT, what);
-    draw_legend(body, &l, y + 10);
+    draw_legend(body, &l, tl, y + 10);
     l.rows_y = y + 10 + GAP / 2.0;
     l.strip_y = l.rows_y + (double)tl->rows->len * ROW_H + GAP;
-    /* flash has only a sentence to say there */
-    l.strip_h = rpm > 0 ? STRIP_H : 2 * LINE_H + 8;
+    /* flash has no platter: no strip */
+    l.strip_h = rpm > 0 ? STRIP_H : 0;
     l.axis_y = l.strip_y + l.strip_h;
 
     draw_axis(body, &l);
@@ -641,7 +783,9 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
         draw_row(body, &l, &g_array_index(tl->rows, Row, i),
                  l.rows_y + (double)i * ROW_H);
     }
-    draw_strip(body, &l, tl, dev);
+    if (rpm > 0) {
+        draw_strip(body, &l, tl, dev);
+    }
 
     y = l.axis_y + 2 * FONT + 14 + LINE_H + 4;
     y = paragraph(body, &l, y, FONT,
@@ -661,11 +805,21 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
             "write-back made cached data durable%s.", rpm, rev, tl->durable_full ?
             " (only the first 20000 of them)" : "");
         y = paragraph(body, &l, y, FONT, angle);
+        y = paragraph(body, &l, y, FONT,
+                      "A red line is a command waiting for its sector: "
+                      "from the end of its seek, at the angle where the "
+                      "sector begins, to when the platter's angle reaches "
+                      "it (a flush: the sector of the durable write it "
+                      "sends home).");
+    } else {
+        y = paragraph(body, &l, y, FONT,
+                      "Flash: no platter turns under a head, so there is no "
+                      "angle to show; the bars are the whole story.");
     }
     double height = y + MARGIN;
 
-    tl->svg = g_string_new(NULL);
-    g_string_append_printf(tl->svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    GString *svg = g_string_new(NULL);
+    g_string_append_printf(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
                            "\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
                            "version=\"1.1\" width=\"%d\" height=\"%.0f\" "
                            "viewBox=\"0 0 %d %.0f\" font-family=\"monospace\" "
@@ -674,40 +828,16 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
                            "<rect width=\"100%%\" height=\"100%%\" "
                            "fill=\"white\"/>\n", SVG_W, height, SVG_W, height,
                            l.t0, l.t1);
-    g_string_append(tl->svg, body->str);
-    g_string_append(tl->svg, "</svg>\n");
+    g_string_append(svg, body->str);
+    g_string_append(svg, "</svg>\n");
     g_ptr_array_free(l.boxes, TRUE);
-    return true;
+    return svg;
 }
 
 bool timeline_commit(Timeline *tl, GError **errp)
 {
-    const char *p = tl->svg->str;
-    size_t left = tl->svg->len;
-
-    while (left > 0) {
-        ssize_t n = write(tl->fd, p, left);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return bad(errp, "cannot write", tl->tmp, n < 0 ? errno : EIO);
-        }
-        p += n;
-        left -= (size_t)n;
-    }
-    int fd = tl->fd;
-    tl->fd = -1;
-    if (close(fd) != 0) {
-        return bad(errp, "cannot write", tl->tmp, errno);
-    }
-    if (rename(tl->tmp, tl->path) != 0) {
-        int err = errno;
-        g_autofree char *what = g_strdup_printf("%s to", tl->tmp);
-        return bad(errp, "cannot rename", what, err);
-    }
-    g_clear_pointer(&tl->tmp, g_free);
-    return true;
+    return (!tl->svg.path || outfile_commit(&tl->svg, errp)) &&
+           (!tl->html.path || outfile_commit(&tl->html, errp));
 }
 
 void timeline_free(Timeline *tl)
@@ -715,19 +845,10 @@ void timeline_free(Timeline *tl)
     if (!tl) {
         return;
     }
-    if (tl->fd >= 0) {
-        close(tl->fd);
-    }
-    if (tl->tmp) {
-        unlink(tl->tmp);
-    }
-    g_free(tl->tmp);
-    g_free(tl->path);
+    outfile_free(&tl->svg);
+    outfile_free(&tl->html);
     g_free(tl->command);
     g_array_unref(tl->rows);
     g_array_unref(tl->durable);
-    if (tl->svg) {
-        g_string_free(tl->svg, TRUE);
-    }
     g_free(tl);
 }

@@ -15,26 +15,35 @@
 
 typedef struct Timeline Timeline;
 
+/* The per-command record both pictures are drawn from: a completion and
+ * its number in completion order (--explain's). */
+typedef struct {
+    uint64_t n;
+    HwmEvent e;
+} TimelineRow;
+
 /* Commands drawn when --timeline-count is not given, and at most. */
 #define TIMELINE_DEFAULT_COMMANDS 50u
 #define TIMELINE_MAX_COMMANDS 5000u
 
 /*
- * Check the options (`path` from --timeline, `count` from --timeline-count,
- * `from` from --timeline-from; NULL: not given) and create the temporary
- * file.  `command` is the command line drawn as the picture's caption.
+ * Check the options (`path` from --timeline, `html` from --html, `count`
+ * from --timeline-count, `from` from --timeline-from; NULL: not given) and
+ * create the temporary files.  `command` is the command line drawn as the
+ * picture's caption.  The same record feeds the SVG and the HTML page.
  */
-Timeline *timeline_open(const char *path, const char *count, const char *from,
+Timeline *timeline_open(const char *path, const char *html,
+                        const char *count, const char *from,
                         const char *command, GError **errp);
 
 /* Every event of the run, in the order hwm_advance() returned them. */
 void timeline_event(Timeline *tl, const HwmEvent *e);
 
-/* Draw the picture (the run is over and succeeded).  Fails when no
- * command was selected. */
+/* Draw the picture and the page (the run is over and succeeded).  Fails
+ * when no command was selected. */
 bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp);
 
-/* Write the picture and rename it over the target. */
+/* Write the picture and the page and rename them over their targets. */
 bool timeline_commit(Timeline *tl, GError **errp);
 
 /* Free; the temporary file goes unless timeline_commit() renamed it. */
@@ -42,7 +51,8 @@ void timeline_free(Timeline *tl);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Timeline, timeline_free)
 
 /* The command line as a caption: the program's base name, the arguments
- * shell-quoted, without --timeline FILE (it names only the output). */
+ * shell-quoted, without --timeline FILE or --html FILE (they name only
+ * the output). */
 char *timeline_command_line(int argc, char **argv);
 
 #endif

@@ -130,6 +130,27 @@ uint32_t hwm_device_rotation_rpm(const HwmDevice *dev);  /* 0: not rotating */
  * against (a pure function of `t` and the rpm).  0 when not rotating. */
 uint32_t hwm_device_angle_mdeg(const HwmDevice *dev, hwm_ns t);
 
+/* Where a byte lives on the media, for pictures of the mechanism
+ * (platter-sim --html, the angle marks of --timeline). */
+typedef struct {
+    uint32_t units;             /* media units working at once: actuators
+                                   or dies */
+    uint32_t unit;              /* flash: the die a read of it runs on */
+    /* rotating media (all 0 on flash) */
+    uint32_t zone, zones;       /* recording zone, outermost first */
+    uint32_t cylinder, cylinders;
+    uint32_t head, heads;
+    uint32_t sector;            /* within its track, in LBA order */
+    uint32_t sectors_per_track;
+    uint32_t angle_mdeg;        /* where the sector begins, millidegrees
+                                   past the index (skew included): the
+                                   angle hwm_device_angle_mdeg() reaches
+                                   when it comes under the head */
+} HwmLocation;
+/* False when `offset` is not below the capacity. */
+bool hwm_device_locate(const HwmDevice *dev, uint64_t offset,
+                       HwmLocation *out);
+
 /* ---- requests and events ---------------------------------------------- */
 
 typedef enum {

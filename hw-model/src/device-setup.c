@@ -184,6 +184,35 @@ uint32_t hwm_device_angle_mdeg(const HwmDevice *d, hwm_ns t)
                       PHASE_REV);
 }
 
+bool hwm_device_locate(const HwmDevice *d, uint64_t offset, HwmLocation *out)
+{
+    const Geometry *g = d->media.geo;
+    uint64_t lba = offset / HWM_SECTOR_BYTES;
+
+    if (offset >= d->prof.capacity_bytes) {
+        return false;
+    }
+    *out = (HwmLocation){ .units = d->media.units };
+    if (!g) {
+        MediaReq r = { .lba = lba, .sectors = 1 };
+        uint32_t u = d->media.ops->unit_of(&d->media, &r);
+        out->unit = u == UNIT_NONE ? 0 : u;
+        return true;
+    }
+    Phys ph;
+    hwm_geometry_map(g, lba, &ph);
+    out->zone = ph.zone;
+    out->zones = g->nzones;
+    out->cylinder = ph.cyl;
+    out->cylinders = g->cylinders;
+    out->head = ph.head;
+    out->heads = g->heads;
+    out->sector = ph.sector;
+    out->sectors_per_track = ph.spt;
+    out->angle_mdeg = (uint32_t)((uint64_t)ph.slot * 360000u / ph.spt);
+    return true;
+}
+
 GArray *hwm_volatile_extents(const HwmDevice *d)
 {
     return hwm_cache_volatile_ranges(&d->cache);

@@ -58,6 +58,61 @@ static void test_angle(gconstpointer profile)
     }
 }
 
+/* hwm_device_locate(): where a byte is.  A write-through write of one
+ * sector ends one sector's time after its sector came under the head, so
+ * the platter's angle then is the sector's angle (within one sector: the
+ * model times each boundary at the ceiling of its instant); the ends of
+ * the device are zone 0, cylinder 0 and the last zone; past the end is
+ * refused; flash reports the die a read runs on. */
+static void test_locate(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_FIFO);
+    uint64_t cap = hwm_device_capacity_bytes(d), s = 5;
+    HwmLocation at;
+    hwm_ns t = 0;
+
+    g_assert_true(hwm_device_locate(d, 0, &at));
+    g_assert_cmpuint(at.zone, ==, 0);
+    g_assert_cmpuint(at.cylinder, ==, 0);
+    g_assert_cmpuint(at.head, ==, 0);
+    g_assert_cmpuint(at.sector, ==, 0);
+    g_assert_cmpuint(at.units, ==, 1);
+    uint32_t outer_spt = at.sectors_per_track;
+    g_assert_true(hwm_device_locate(d, cap - HWM_SECTOR_BYTES, &at));
+    g_assert_cmpuint(at.zone, ==, at.zones - 1);
+    g_assert_cmpuint(at.cylinder, <, at.cylinders);
+    g_assert_cmpuint(at.cylinder, >, at.cylinders * 99 / 100);
+    g_assert_cmpuint(at.sectors_per_track, <, outer_spt);
+    g_assert_false(hwm_device_locate(d, cap, &at));
+
+    for (int i = 0; i < 200; i++) {
+        uint64_t off = hwm_splitmix64(&s) % (cap / HWM_SECTOR_BYTES) *
+                       HWM_SECTOR_BYTES;
+        submit(d, t, (uint64_t)i, HWM_OP_WRITE, 0, off, HWM_SECTOR_BYTES);
+        HwmEvent e = next_completion(d);
+        g_assert_true(hwm_device_locate(d, off, &at));
+        uint32_t sector_mdeg = 360000u / at.sectors_per_track + 1;
+        hwm_ns one = (hwm_ns)(60000000000ull / 7200 / at.sectors_per_track);
+        uint32_t a = hwm_device_angle_mdeg(d, e.time_ns - one);
+        uint32_t off_by = (a + 360000u - at.angle_mdeg) % 360000u;
+        g_assert_cmpuint(MIN(off_by, 360000u - off_by), <=, sector_mdeg);
+        g_assert_cmpuint(at.sector, <, at.sectors_per_track);
+        g_assert_cmpuint(at.head, <, at.heads);
+        t = e.time_ns + 1000000;
+    }
+
+    g_autoptr(HwmProfile) fp = load("990pro");
+    g_autoptr(HwmDevice) fd = device(fp, HWM_TRISTATE_PROFILE,
+                                     HWM_POLICY_PROFILE);
+    g_assert_true(hwm_device_locate(fd, 5 * 16384 + 512, &at));
+    g_assert_cmpuint(at.units, ==, 32);
+    g_assert_cmpuint(at.unit, ==, 5);
+    g_assert_cmpuint(at.cylinders, ==, 0);
+    g_assert_true(hwm_device_locate(fd, 37 * 16384, &at));
+    g_assert_cmpuint(at.unit, ==, 5);
+}
+
 static void test_random_read_average(void)
 {
     g_autoptr(HwmProfile) p = load("generic-7200");
@@ -224,6 +279,7 @@ int main(int argc, char **argv)
     g_test_add_data_func("/physics/angle/generic-7200", "generic-7200",
                          test_angle);
     g_test_add_data_func("/physics/angle/990pro", "990pro", test_angle);
+    g_test_add_func("/physics/locate", test_locate);
     g_test_add_func("/physics/seek-endpoints", test_seek_endpoints);
     g_test_add_func("/physics/post-seek-write-miss", test_post_seek_write_miss);
     g_test_add_func("/physics/huge-transfer", test_huge_transfer);

@@ -157,12 +157,36 @@ def angle_strip(tmp):
 
 
 def flash_says_so(tmp):
+    # no empty platter strip on flash, a sentence instead
     root, _ = draw(tmp, "--profile", "990pro", "--policy", "fua", "--runtime", "0.01")
-    strip = next(g for g in root.iter(NS + "g") if g.get("class") == "strip")
-    assert strip.get("data-rpm") == "0"
-    assert not [e for e in strip if e.get("class") == "angle"]
-    msg = "".join(e.text for e in strip if e.get("class") == "no-platter")
-    assert "flash" in msg and "no angle" in msg, msg
+    assert not [g for g in root.iter(NS + "g") if g.get("class") == "strip"]
+    words = " ".join(e.text or "" for e in root.iter(NS + "text"))
+    assert "platter angle" not in words, words
+    assert "Flash: no platter" in words and "no angle" in words, words
+
+
+def legend_only_present(tmp):
+    # fua-only writes have overhead and transfer, nothing else
+    root, _ = draw(tmp, "--profile", "st20000nm007d", "--pattern", "seq", "--policy", "fua",
+                   "--runtime", "0.01", "--timeline-count", "5")
+    legend = [e.text for e in root.iter(NS + "text") if e.get("class") == "legend"]
+    assert legend == ["overhead", "transfer"], legend
+
+
+def target_angles(tmp):
+    # each red line sits at its sector's angle and ends where the platter's
+    # angle reaches it: within one sector (the model times the boundary's
+    # ceiling; the smallest track here has 2320 sectors)
+    for args in (("--pattern", "seq", "--policy", "fua+flush", "--runtime", "0.05"),
+                 ("--workload", "fio", "--rw", "randread", "--iodepth", "1", "--size", "100g",
+                  "--runtime", "0.1")):
+        root, _ = draw(tmp, "--profile", "st20000nm007d", *args, "--timeline-count", "8")
+        marks = [e for e in root.iter(NS + "path") if e.get("class") == "target"]
+        assert len(marks) >= 4, len(marks)
+        for m in marks:
+            a, t = int(m.get("data-mdeg")), int(m.get("data-to-ns"))
+            off = (angle_mdeg(t, 7200) - a) % 360000
+            assert min(off, 360000 - off) <= 360000 // 2320 + 200, (m.attrib, off)
 
 
 def boxes(root):
@@ -297,7 +321,9 @@ tap.run([
     ("bars match --explain", bars_match_explain),
     ("--timeline-from window", from_window),
     ("angle strip follows the rpm", angle_strip),
-    ("flash says it has no angle", flash_says_so),
+    ("flash says it has no angle, no strip", flash_says_so),
+    ("legend lists only the parts drawn", legend_only_present),
+    ("target sector angles on the strip", target_angles),
     ("labels do not overlap", labels_apart),
     ("time axis ticks", time_ticks),
     ("default limit", sane_default),

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The --html pages in a real browser (headless Debian chromium); prints TAP.
+
+usage: test-html-browser.py PLATTER_SIM [--shots DIR]
+
+Loads each committed page of docs/teaching/ and a 5000-command page, plays
+the animation to chosen instants of virtual time and checks, at each:
+no console error or uncaught exception; the page's own state (the command
+under the cursor, the head's cylinder, the platter's angle) equals what the
+page's record (the model's per-command record) says for that instant,
+computed here independently; the screenshot is not blank.  Prints the
+5000-command page's size and load time.  Skipped, with the reason, when
+chromium is not installed (scripts/setup-host installs it).
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+sys.path.insert(0, HERE)
+import tap  # noqa: E402
+import cdp  # noqa: E402
+
+SIM = os.path.abspath(sys.argv[1])
+SHOTS = sys.argv[sys.argv.index("--shots") + 1] if "--shots" in sys.argv else None
+PHASE_REV = 60_000_000_000
+PAGES = sorted(glob.glob(os.path.join(ROOT, "docs", "teaching", "*.html")))
+BIG_COMMANDS = 5000
+LOAD_LIMIT_S, SIZE_LIMIT = 2.0, 5_000_000
+
+
+class C:
+    """A row of the record, its columns as attributes."""
+    def __init__(self, cols, row):
+        self.__dict__.update(zip(cols, row))
+
+
+def record(path):
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="platter-record">(.*?)</script>', text, re.S)
+    rec = json.loads(m.group(1))
+    assert rec["v"] == 1, rec["v"]
+    rec["C"] = [C(rec["cmd_cols"], r) for r in rec["cmds"]]
+    rec["W"] = [C(rec["wb_cols"], r) for r in rec["wb"]]
+    for c in rec["C"]:
+        c.served = c.submit + c.queue
+        c.media = (rec["rpm"] > 0 and c.op in ("READ", "WRITE") and not c.hit
+                   and (c.seek > 0 or c.rotate > 0))
+    return rec
+
+
+def angle_mdeg(t, rpm):
+    # hwm_device_angle_mdeg: a pure function of the time and the rpm
+    return (t * rpm % PHASE_REV) * 360000 // PHASE_REV
+
+
+def serving(rec, t):
+    """The command under the cursor: of those in the drive (submitted, not
+    done), the latest to leave the queue, else the lowest numbered."""
+    flight = [c for c in rec["C"] if c.submit <= t < c.done]
+    busy = [c for c in flight if c.served <= t]
+    if busy:
+        return max(busy, key=lambda c: (c.served, -c.n)).n
+    return min((c.n for c in flight), default=None)
+
+
+def instants(rec):
+    """(name, t, expected cylinder or None, seek target or None) to check."""
+    out = []
+    media = [c for c in rec["C"] if c.media and c.rotate > 0]
+    for c in media[:2]:
+        # half way through its rotation the arm is on its cylinder
+        out.append(("mid-rotation #%d" % c.n, c.served + c.overhead + c.seek + c.rotate // 2,
+                    c.cyl, None))
+    for c in [c for c in rec["C"] if c.media and c.seek > 0][:2]:
+        out.append(("mid-seek #%d" % c.n, c.served + c.overhead + c.seek // 2, None, c))
+    for w in rec["W"][:2]:
+        # a write-back's end: the arm is on its cylinder
+        out.append(("write-back end at %d" % w.time, w.time, w.cyl, None))
+    owed = None
+    for c in sorted(rec["C"], key=lambda c: c.done):
+        if c.op == "WRITE" and c.durable and not c.media and owed is None:
+            owed = c
+        if c.op == "FLUSH":
+            home = any(c.submit < w.time <= c.done for w in rec["W"])
+            if rec["rpm"] and owed and not home and c.rotate > 0 and len(out) < 8:
+                # the flush sends home the durable write before it
+                out.append(("flush #%d mid-rotation" % c.n,
+                            c.served + c.overhead + c.seek + c.rotate // 2, owed.cyl, None))
+            owed = None
+    t0 = min(c.submit for c in rec["C"])
+    t1 = max(c.done for c in rec["C"])
+    out.append(("middle of the run", (t0 + t1) // 2, None, None))
+    return out
+
+
+def play_to(b, t):
+    # from 2 ms of virtual time before, played in real time
+    b.evaluate("platter.seek(%d)" % max(0, t - 2_000_000))
+    b.evaluate("platter.setSpeed(1)")
+    return b.evaluate("platter.playTo(%d)" % t)
+
+
+def check_page(b, path, tmp, shots=None):
+    rec = record(path)
+    b.navigate("file://" + path)
+    errors = []
+    for name, t, cyl, seeking in instants(rec):
+        if seeking is not None:
+            start = b.evaluate("platter.seek(%d)" % (seeking.served + seeking.overhead))
+        s = play_to(b, t)
+        where = f"{os.path.basename(path)} {name} t={t}"
+        assert s["t_ns"] == t, (where, s["t_ns"])
+        assert s["cmd"] == serving(rec, t), (where, s["cmd"], serving(rec, t))
+        assert s["angle_mdeg"] == angle_mdeg(t, rec["rpm"]), (where, s["angle_mdeg"])
+        if cyl is not None:
+            assert s["cyl"] == cyl and not s["moving"], (where, s, cyl)
+        if seeking is not None:
+            lo, hi = sorted((start["cyl"], seeking.cyl))
+            assert s["moving"] and lo <= s["cyl"] <= hi, (where, s, start["cyl"], seeking.cyl)
+        png = b.screenshot()
+        colors = cdp.png_colors(png)
+        assert colors >= 8, (where, "screenshot looks blank", colors)
+        if shots is not None and name.split()[0] in ("mid-seek", "mid-rotation"):
+            key = name.split()[0]
+            if key not in shots:
+                shots[key] = png
+        errors += b.errors() + s["errors"]
+    # a click on a bar selects its command and shows its --explain row
+    c = rec["C"][min(1, len(rec["C"]) - 1)]
+    b.evaluate("platter.seek(%d)" % c.submit)
+    at = b.evaluate("platter.barAt(%d)" % c.n)
+    assert at, (os.path.basename(path), "no bar for #%d" % c.n)
+    b.evaluate("window.scrollTo(0, %d)" % max(0, at["y"] - 300))
+    view = b.evaluate("platter.barAt(%d)" % c.n)
+    scroll = b.evaluate("window.scrollY")
+    for kind in ("mousePressed", "mouseReleased"):
+        b.call("Input.dispatchMouseEvent", type=kind, x=view["x"], y=view["y"] - scroll,
+               button="left", clickCount=1)
+    s = b.evaluate("platter.state()")
+    assert s["selected"] == c.n and s["explain"].startswith("#%d " % c.n), (c.n, s)
+    b.evaluate("window.scrollTo(0, 0)")
+    errors += b.errors() + s["errors"]
+    assert not errors, (os.path.basename(path), errors)
+    return len(instants(rec))
+
+
+def main():
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        print("1..0 # SKIP chromium is not installed (apt-get install chromium; "
+              "scripts/setup-host installs it)")
+        return
+    tmp = tempfile.TemporaryDirectory(prefix="platter-html-")
+    b = cdp.Browser(exe)
+    shots = {}
+    try:
+        b.open_page(1150, 1100)
+        tests = []
+        for path in PAGES:
+            tests.append((f"{os.path.basename(path)}: state matches the record, a click "
+                          "explains a bar, no errors, not blank", lambda p=path: check_page(b, p, tmp.name, shots)))
+
+        def big():
+            page = os.path.join(tmp.name, "big.html")
+            subprocess.run([SIM, "--profile", "st20000nm007d", "--pattern", "rand",
+                            "--policy", "fua", "--runtime", "10",
+                            "--timeline-count", str(BIG_COMMANDS), "--html", page],
+                           check=True, capture_output=True)
+            size = os.path.getsize(page)
+            load = min(b.navigate("file://" + page) for _ in range(3))
+            n = len(record(page)["cmds"])
+            print(f"# {n}-command page: {size} bytes ({size / n:.0f} bytes per command), "
+                  f"loads in {load * 1000:.0f} ms ({load * 1e6 / n:.1f} us per command)")
+            assert n == BIG_COMMANDS, n
+            assert size < SIZE_LIMIT, size
+            assert load < LOAD_LIMIT_S, load
+            check_page(b, page, tmp.name)
+
+        def flash():
+            page = os.path.join(tmp.name, "flash.html")
+            subprocess.run([SIM, "--profile", "990pro", "--workload", "fio", "--rw", "randrw",
+                            "--iodepth", "16", "--size", "1g", "--runtime", "0.01",
+                            "--html", page], check=True, capture_output=True)
+            check_page(b, page, tmp.name)
+            s = b.evaluate("platter.seek(platter.record.cmds[0][5])")
+            assert s["cyl"] is None and s["angle_mdeg"] == 0, s
+
+        tests.append(("a flash page: dies, no errors, not blank", flash))
+        tests.append((f"{BIG_COMMANDS}-command page under {SIZE_LIMIT} bytes, loads in under "
+                      f"{LOAD_LIMIT_S} s", big))
+        tap.run(tests)
+    finally:
+        b.close()
+        if SHOTS:
+            os.makedirs(SHOTS, exist_ok=True)
+            for key, png in shots.items():
+                with open(os.path.join(SHOTS, key + ".png"), "wb") as f:
+                    f.write(png)
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
