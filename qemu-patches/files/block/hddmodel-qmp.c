@@ -125,7 +125,43 @@ static void hdd_acct_close(HddOccupancy *o, hwm_ns now)
 static void hdd_acct_report(Notifier *n, void *data);
 static Notifier hdd_acct_exit = { .notify = hdd_acct_report };
 
-void hdd_acct_depth(HddOccupancy *o, hwm_ns now, int delta)
+static void hdd_acct_sample(HddAcct *a, hwm_ns now)
+{
+    uint64_t v[HDD_ACCT_SAMPLE_WIDTH];
+    guint n, i;
+
+    if (now < a->sample_next_ns) {
+        return;
+    }
+    if (!a->samples) {
+        a->samples = g_array_new(false, false, sizeof(uint64_t));
+        a->sample_every_ns = 1000000;
+    }
+    n = a->samples->len / HDD_ACCT_SAMPLE_WIDTH;
+    if (n >= HDD_ACCT_SAMPLES_MAX) {
+        for (i = 1; 2 * i < n; i++) {
+            memmove(&g_array_index(a->samples, uint64_t,
+                                   i * HDD_ACCT_SAMPLE_WIDTH),
+                    &g_array_index(a->samples, uint64_t,
+                                   2 * i * HDD_ACCT_SAMPLE_WIDTH),
+                    sizeof(v));
+        }
+        g_array_set_size(a->samples, (n + 1) / 2 * HDD_ACCT_SAMPLE_WIDTH);
+        a->sample_every_ns *= 2;
+    }
+    hdd_acct_close(&a->front, now);
+    hdd_acct_close(&a->model, now);
+    v[0] = now;
+    v[1] = a->front.busy_ns;
+    v[2] = a->front.depth_ns;
+    v[3] = a->model.busy_ns;
+    v[4] = a->model.depth_ns;
+    v[5] = a->completed;
+    g_array_append_vals(a->samples, v, HDD_ACCT_SAMPLE_WIDTH);
+    a->sample_next_ns = (now / a->sample_every_ns + 1) * a->sample_every_ns;
+}
+
+void hdd_acct_depth(HddAcct *a, HddOccupancy *o, hwm_ns now, int delta)
 {
     static bool registered;
 
@@ -134,6 +170,7 @@ void hdd_acct_depth(HddOccupancy *o, hwm_ns now, int delta)
         qemu_add_exit_notifier(&hdd_acct_exit);
         registered = true;
     }
+    hdd_acct_sample(a, now);
     hdd_acct_close(o, now);
     assert(delta >= 0 || o->depth >= (uint32_t)-delta);
     o->depth += delta;
@@ -156,7 +193,8 @@ void hdd_acct_wait(uint64_t *n, hwm_ns *sum, hwm_ns *max, hwm_ns from,
  * front_depth_ns=.. front_max=.. model_busy_ns=.. model_depth_ns=..
  * model_max=.. submitted=.. submit_wait_ns=.. submit_wait_max_ns=..
  * completed=.. complete_delay_ns=.. complete_delay_max_ns=.." and then
- * every counter of the model (HWM_STATS_FIELDS), up to the model's clock.
+ * every counter of the model (HWM_STATS_FIELDS), up to the model's clock;
+ * then its samples over time, if any.
  */
 static void hdd_acct_report(Notifier *n, void *data)
 {
@@ -194,5 +232,21 @@ static void hdd_acct_report(Notifier *n, void *data)
         HWM_STATS_FIELDS(HDD_PRINT_STAT)
 #undef HDD_PRINT_STAT
         fprintf(stderr, "\n");
+        if (a->samples) {
+            guint i;
+
+            /*
+             * "hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
+             * MODEL_BUSY_NS:MODEL_DEPTH_NS:COMPLETED ..."
+             */
+            fprintf(stderr, "hddmodel-samples node=%s",
+                    bdrv_get_node_name(bs));
+            for (i = 0; i < a->samples->len; i++) {
+                fprintf(stderr, "%s%" PRIu64,
+                        i % HDD_ACCT_SAMPLE_WIDTH ? ":" : " ",
+                        g_array_index(a->samples, uint64_t, i));
+            }
+            fprintf(stderr, "\n");
+        }
     }
 }

@@ -75,9 +75,22 @@ typedef struct HddAcct {
                                  * (the front end raises its interrupt
                                  * then), summed */
     hwm_ns complete_delay_max_ns;
+    /*
+     * Over time: at the first change of a queue's depth past the next
+     * multiple of sample_every_ns (no timer of its own: deadlines move a
+     * guest's SMP schedule), the clock, both queues' busy_ns and depth_ns,
+     * and completed; at most HDD_ACCT_SAMPLES_MAX samples, then every
+     * other one goes and the interval doubles.
+     */
+    GArray *samples;            /* uint64_t, HDD_ACCT_SAMPLE_WIDTH each */
+    hwm_ns sample_every_ns;
+    hwm_ns sample_next_ns;
 } HddAcct;
 
-void hdd_acct_depth(HddOccupancy *o, hwm_ns now, int delta);
+#define HDD_ACCT_SAMPLES_MAX 256
+#define HDD_ACCT_SAMPLE_WIDTH 6
+
+void hdd_acct_depth(HddAcct *a, HddOccupancy *o, hwm_ns now, int delta);
 void hdd_acct_wait(uint64_t *n, hwm_ns *sum, hwm_ns *max, hwm_ns from,
                    hwm_ns to);
 
