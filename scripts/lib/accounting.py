@@ -271,7 +271,8 @@ def markdown(cell_id, s):
     md = [f"time accounting, `{cell_id}`: the last {s['window_s']:g} s of "
           f"{s['clock_s']:g} s of virtual time; bound by **{s['bound_by']}**; {st}"
           + (f", from {src}" if src else ""), "",
-          "| vCPU | executing | spun | halted | instructions | interrupts | IPIs |",
+          "| vCPU | executing | spun | halted | instructions | interrupts (whole run) "
+          "| IPIs (whole run) |",
           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for v in s["vcpus"]:
         md.append(f"| {v['cpu']} | {_pct(v['executing'])} | {_pct(v['spun'])} | "
