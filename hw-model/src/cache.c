@@ -13,21 +13,6 @@ static int cmp_lba(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int cmp_cyl(const void *a, const void *b)
-{
-    uint32_t x = ((const CylIndex *)a)->cyl, y = ((const CylIndex *)b)->cyl;
-    return x < y ? -1 : x > y;
-}
-
-static int cmp_pos(const void *a, const void *b)
-{
-    const Extent *x = a, *y = b;
-    if (x->slot != y->slot) {
-        return x->slot < y->slot ? -1 : 1;
-    }
-    return x->lba < y->lba ? -1 : x->lba > y->lba;
-}
-
 static int cmp_seq(const void *a, const void *b)
 {
     const Extent *x = a, *y = b;
@@ -37,63 +22,43 @@ static int cmp_seq(const void *a, const void *b)
     return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
 
-void hwm_cache_init(Cache *c, const Geometry *geo)
+void hwm_cache_init(Cache *c, const ExtentIndex *index)
 {
-    *c = (Cache){ .geo = geo };
+    *c = (Cache){ .index = index };
     hwm_avl_init(&c->by_lba, cmp_lba, offsetof(Extent, in_lba));
     hwm_avl_init(&c->by_seq, cmp_seq, offsetof(Extent, in_seq));
     hwm_avl_init(&c->idle_by_lba, cmp_lba, offsetof(Extent, in_idle));
     hwm_avl_init(&c->busy, cmp_lba, offsetof(Extent, in_busy));
-    hwm_avl_init(&c->by_cyl, cmp_cyl, offsetof(CylIndex, in_cyl));
 }
 
 void hwm_cache_destroy(Cache *c)
 {
-    /* every extent is in by_lba, every cylinder index in by_cyl: the other
-     * trees only link them */
-    hwm_avl_clear(&c->by_cyl, g_free);
+    /* every extent is in by_lba: the other trees only link them */
+    if (c->index) {
+        c->index->clear(c->index->opaque);
+    }
     hwm_avl_clear(&c->by_lba, g_free);
     c->by_seq.root = c->idle_by_lba.root = c->busy.root = NULL;
 }
 
 void hwm_cache_clear(Cache *c)
 {
-    const Geometry *geo = c->geo;
+    const ExtentIndex *index = c->index;
     hwm_cache_destroy(c);
-    hwm_cache_init(c, geo);
+    hwm_cache_init(c, index);
 }
 
 static void index_pos(Cache *c, Extent *e)
 {
-    if (c->geo) {
-        Phys ph;
-        hwm_geometry_map(c->geo, e->lba, &ph);
-        e->cyl = ph.cyl;
-        e->head = ph.head;
-        e->slot = ph.slot;
-        CylIndex key = { .cyl = e->cyl };
-        CylIndex *ci = hwm_avl_lower_bound(&c->by_cyl, &key);
-        if (!ci || ci->cyl != e->cyl) {
-            ci = g_new0(CylIndex, 1);
-            ci->cyl = e->cyl;
-            ci->spt = ph.spt;
-            hwm_avl_init(&ci->by_slot, cmp_pos, offsetof(Extent, in_pos));
-            hwm_avl_insert(&c->by_cyl, ci);
-        }
-        e->ci = ci;
-        hwm_avl_insert(&ci->by_slot, e);
+    if (c->index) {
+        c->index->add(c->index->opaque, e);
     }
 }
 
 static void unindex_pos(Cache *c, Extent *e)
 {
-    if (c->geo) {
-        CylIndex *ci = e->ci;
-        hwm_avl_remove(&ci->by_slot, e);
-        if (hwm_avl_empty(&ci->by_slot)) {
-            hwm_avl_remove(&c->by_cyl, ci);
-            g_free(ci);
-        }
+    if (c->index) {
+        c->index->remove(c->index->opaque, e);
     }
 }
 
@@ -121,7 +86,7 @@ static Extent *add_extent(Cache *c, uint64_t lba, uint64_t n, bool durable,
     e->seq = seq;
     hwm_avl_insert(&c->by_lba, e);
     hwm_avl_insert(&c->by_seq, e);
-    if (!c->geo) {
+    if (!c->index) {
         hwm_avl_insert(&c->idle_by_lba, e);
     }
     index_pos(c, e);
@@ -136,7 +101,7 @@ static void drop_extent(Cache *c, Extent *e)
     hwm_avl_remove(&c->by_seq, e);
     if (e->busy) {
         hwm_avl_remove(&c->busy, e);
-    } else if (!c->geo) {
+    } else if (!c->index) {
         hwm_avl_remove(&c->idle_by_lba, e);
     }
     hwm_avl_remove(&c->by_lba, e);
@@ -270,105 +235,6 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
     return e && e->lba + e->sectors > lba;
 }
 
-/* May be written back now, for a flush that waits for max_seq. */
-static bool eligible(const Extent *e, uint64_t max_seq)
-{
-    return !e->busy && e->seq <= max_seq;
-}
-
-/* First eligible extent at or after angle `slot` on a cylinder, wrapping
- * round to its lowest angle; NULL if none is eligible. */
-static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
-                                 uint64_t max_seq)
-{
-    const AvlTree *t = &ci->by_slot;
-    Extent key = { .slot = slot, .lba = 0 };
-
-    for (Extent *e = hwm_avl_lower_bound(t, &key); e;
-         e = hwm_avl_next(t, e)) {
-        if (eligible(e, max_seq)) {
-            return e;
-        }
-    }
-    for (Extent *e = hwm_avl_first(t); e && e->slot < slot;
-         e = hwm_avl_next(t, e)) {
-        if (eligible(e, max_seq)) {
-            return e;
-        }
-    }
-    return NULL;
-}
-
-static Extent *pick_rotating(Cache *c, ArmPos arm, hwm_ns t, uint64_t max_seq)
-{
-    const Geometry *g = c->geo;
-    const AvlTree *cyls = &c->by_cyl;
-    Extent *best = NULL;
-    hwm_ns best_cost = INT64_MAX;
-    CylIndex key = { .cyl = arm.cyl };
-    CylIndex *here = hwm_avl_lower_bound(cyls, &key);
-    CylIndex *own = here && here->cyl == arm.cyl ? here : NULL;
-
-    /* the arm's own cylinder: heads differ in cost, check each extent;
-     * there are only two arrival angles, on this head or after a switch */
-    if (own) {
-        hwm_ns switch_ns = (hwm_ns)(g->head_switch_ns + g->write_settle_ns);
-        for (Extent *e = hwm_avl_first(&own->by_slot); e;
-             e = hwm_avl_next(&own->by_slot, e)) {
-            if (!eligible(e, max_seq)) {
-                continue;
-            }
-            bool same = e->head == arm.head;
-            hwm_ns pos = same ? 0 : switch_ns;
-            hwm_ns cost = pos + hwm_geometry_wait_ns(g, t + pos, e->slot,
-                                                     own->spt, 0);
-            if (cost < best_cost) {
-                best_cost = cost;
-                best = e;
-            }
-        }
-    }
-    /* then outward in both directions while a seek alone is cheaper than
-     * the best found; on another cylinder only the first extent at or after
-     * the arrival angle can win */
-    for (int dir = -1; dir <= 1; dir += 2) {
-        CylIndex *ci;
-        if (dir > 0) {
-            ci = own ? hwm_avl_next(cyls, own) : here;
-        } else {
-            ci = here ? hwm_avl_prev(cyls, here) : hwm_avl_last(cyls);
-        }
-        for (; ci; ci = dir > 0 ? hwm_avl_next(cyls, ci)
-                                : hwm_avl_prev(cyls, ci)) {
-            uint32_t d = ci->cyl > arm.cyl ? ci->cyl - arm.cyl
-                                           : arm.cyl - ci->cyl;
-            hwm_ns seek = hwm_geometry_seek_ns(g, d) +
-                          (hwm_ns)g->write_settle_ns;
-            if (seek >= best_cost) {
-                break;
-            }
-            uint32_t arrive = hwm_geometry_next_slot(g, t + seek, ci->spt);
-            Extent *e = first_in_cyl_from(ci, arrive, max_seq);
-            if (e) {
-                hwm_ns cost = seek + hwm_geometry_wait_ns(g, t + seek, e->slot,
-                                                          ci->spt, 0);
-                if (cost < best_cost ||
-                    (cost == best_cost && best && e->lba < best->lba)) {
-                    best_cost = cost;
-                    best = e;
-                }
-            }
-        }
-    }
-    return best;
-}
-
-Extent *hwm_cache_pick_nearest(Cache *c, ArmPos arm, hwm_ns t,
-                               uint64_t max_seq)
-{
-    return c->extents == 0 ? NULL : pick_rotating(c, arm, t, max_seq);
-}
-
 Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq)
 {
     for (Extent *e = hwm_avl_first(&c->idle_by_lba); e;
@@ -385,13 +251,13 @@ Extent *hwm_cache_pick_from(Cache *c, uint64_t lba, uint64_t max_seq)
     Extent key = { .lba = lba };
     for (Extent *e = hwm_avl_lower_bound(&c->by_lba, &key); e;
          e = hwm_avl_next(&c->by_lba, e)) {
-        if (eligible(e, max_seq)) {
+        if (hwm_extent_eligible(e, max_seq)) {
             return e;
         }
     }
     for (Extent *e = hwm_avl_first(&c->by_lba); e && e->lba < lba;
          e = hwm_avl_next(&c->by_lba, e)) {
-        if (eligible(e, max_seq)) {
+        if (hwm_extent_eligible(e, max_seq)) {
             return e;
         }
     }
@@ -428,7 +294,7 @@ Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
         e = add_extent(c, lba, n, durable, seq);
         add_extent(c, lba + n, total - n, durable, seq);
     }
-    if (!c->geo) {
+    if (!c->index) {
         hwm_avl_remove(&c->idle_by_lba, e);
     }
     e->busy = true;

@@ -1,10 +1,10 @@
 /*
  * The write cache's dirty extents: non-overlapping sector ranges that were
  * acknowledged but are not yet at their home location.  Indexed by LBA (for
- * overlap, merge and read hits) and, on rotating media, by (cylinder, start
- * angle) so shortest-positioning-time write-back costs O(cylinders visited
- * * log n) instead of a scan of every extent.  The indexes are intrusive
- * AVL trees (avl.h): an extent is a node of each.
+ * overlap, merge and read hits) and by acknowledgement order; a medium may
+ * keep an index of its own (ExtentIndex: media-hdd.c's by cylinder and
+ * start angle, for shortest-positioning-time write-back).  The indexes are
+ * intrusive AVL trees (avl.h): an extent is a node of each.
  */
 #ifndef HWM_CACHE_H
 #define HWM_CACHE_H
@@ -21,7 +21,8 @@ typedef struct {
     bool durable;            /* non-volatile already (protected buffer or
                                 media-cache log); still needs its home write */
     bool busy;               /* being written back right now */
-    /* position key, rotating media only */
+    /* position key: the medium's index's own (media-hdd.c), set by its
+     * add() and untouched by the cache */
     uint32_t cyl;
     uint32_t head;
     uint32_t slot;           /* start angle, in sectors (geometry.h) */
@@ -30,25 +31,27 @@ typedef struct {
     AvlNode in_lba, in_seq, in_pos, in_idle, in_busy;
 } Extent;
 
-/* The dirty extents starting on one cylinder, by start angle.  A cylinder
- * lies in one zone, so its tracks share one sectors-per-track. */
-struct CylIndex {
-    uint32_t cyl;
-    uint32_t spt;
-    AvlTree by_slot;         /* Extent, ordered (slot, lba) */
-    AvlNode in_cyl;          /* in Cache.by_cyl */
-};
+/*
+ * A medium's own index of the dirty extents, kept in step with the cache:
+ * told of every extent that enters and that leaves it.
+ */
+typedef struct {
+    void (*add)(void *opaque, Extent *e);
+    void (*remove)(void *opaque, Extent *e);
+    /* every extent is about to go (the cache frees them after) */
+    void (*clear)(void *opaque);
+    void *opaque;
+} ExtentIndex;
 
 typedef struct {
     AvlTree by_lba;          /* Extent, by lba; they are freed from here */
-    AvlTree by_cyl;          /* CylIndex, by cyl (rotating media) */
     AvlTree by_seq;          /* Extent, ordered (seq, lba): the oldest
                                 acknowledgement in O(log n) */
-    AvlTree idle_by_lba;     /* flash: the extents not being written back,
-                                by lba: the lowest is found without passing
-                                every busy one (one per die, thousands of
-                                dies) */
-    const Geometry *geo;     /* NULL: no position index (flash) */
+    AvlTree idle_by_lba;     /* without a medium's index (flash): the
+                                extents not being written back, by lba: the
+                                lowest is found without passing every busy
+                                one (one per die, thousands of dies) */
+    const ExtentIndex *index; /* the medium's, or NULL */
     uint64_t dirty_sectors;
     uint64_t volatile_sectors;
     uint32_t extents;
@@ -58,7 +61,9 @@ typedef struct {
                                 thousands of units */
 } Cache;
 
-void hwm_cache_init(Cache *c, const Geometry *geo);
+/* `index`: the medium's index of the extents (it must outlive the cache),
+ * or NULL: then the cache keeps idle_by_lba for hwm_cache_pick_lowest(). */
+void hwm_cache_init(Cache *c, const ExtentIndex *index);
 void hwm_cache_destroy(Cache *c);
 
 /* Drop whatever part of [lba, lba+n) is cached; the caller ensured no busy
@@ -78,15 +83,17 @@ bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n);
 uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
                                bool durable);
 
+/* May `e` be written back now, for a flush that waits for max_seq? */
+static inline bool hwm_extent_eligible(const Extent *e, uint64_t max_seq)
+{
+    return !e->busy && e->seq <= max_seq;
+}
+
 /*
- * Choose what to write back next among the extents with seq <= max_seq
- * that are not being written back; NULL when none is eligible.
- * nearest: the extent whose first sector the arm reaches soonest from
- * `arm` at time `t` (rotating media: the position index).
- * lowest: the lowest LBA (flash, where the position does not matter).
+ * Choose what to write back next among the eligible extents; NULL when
+ * none is.  (The medium's own picks, by position, are media-hdd.c's.)
+ * lowest: the lowest LBA (a cache without a medium's index only).
  */
-Extent *hwm_cache_pick_nearest(Cache *c, ArmPos arm, hwm_ns t,
-                               uint64_t max_seq);
 Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq);
 /* from: the first at or after `lba`, else the lowest (an elevator). */
 Extent *hwm_cache_pick_from(Cache *c, uint64_t lba, uint64_t max_seq);

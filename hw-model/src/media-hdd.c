@@ -1,9 +1,21 @@
 /*
  * A rotating drive's mechanics (media.h): one actuator over zoned platters
  * (geometry.c), off-track write inhibit after a seek, and the media-cache
- * log native FUA writes may be appended to.
+ * log native FUA writes may be appended to; its write cache's extents
+ * indexed by position for write-back in shortest positioning time.
  */
+#include <stddef.h>
+
 #include "media.h"
+
+/* The dirty extents starting on one cylinder, by start angle.  A cylinder
+ * lies in one zone, so its tracks share one sectors-per-track. */
+struct CylIndex {
+    uint32_t cyl;
+    uint32_t spt;
+    AvlTree by_slot;         /* Extent, ordered (slot, lba) */
+    AvlNode in_cyl;          /* in Hdd.by_cyl */
+};
 
 typedef struct {
     Geometry geo;
@@ -14,7 +26,163 @@ typedef struct {
     uint32_t log_cyl, log_head;
     hwm_ns log_track_opened;
     bool log_open;
+    /* the write cache's extents by position */
+    AvlTree by_cyl;             /* CylIndex, by cyl */
+    ExtentIndex index;
 } Hdd;
+
+/* ---- the write cache's extents by position -------------------------------
+ *
+ * An index of the dirty extents by (cylinder, start angle), kept by the
+ * cache through ExtentIndex, so shortest-positioning-time write-back looks
+ * at the cylinders near the arm, not at every extent. */
+
+static int cmp_cyl(const void *a, const void *b)
+{
+    uint32_t x = ((const CylIndex *)a)->cyl, y = ((const CylIndex *)b)->cyl;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+    const Extent *x = a, *y = b;
+    if (x->slot != y->slot) {
+        return x->slot < y->slot ? -1 : 1;
+    }
+    return x->lba < y->lba ? -1 : x->lba > y->lba;
+}
+
+/* ExtentIndex.add: a dirty extent enters the write cache. */
+static void index_add(void *opaque, Extent *e)
+{
+    Hdd *h = opaque;
+    Phys ph;
+    hwm_geometry_map(&h->geo, e->lba, &ph);
+    e->cyl = ph.cyl;
+    e->head = ph.head;
+    e->slot = ph.slot;
+    CylIndex key = { .cyl = e->cyl };
+    CylIndex *ci = hwm_avl_lower_bound(&h->by_cyl, &key);
+    if (!ci || ci->cyl != e->cyl) {
+        ci = g_new0(CylIndex, 1);
+        ci->cyl = e->cyl;
+        ci->spt = ph.spt;
+        hwm_avl_init(&ci->by_slot, cmp_pos, offsetof(Extent, in_pos));
+        hwm_avl_insert(&h->by_cyl, ci);
+    }
+    e->ci = ci;
+    hwm_avl_insert(&ci->by_slot, e);
+}
+
+/* ExtentIndex.remove: it leaves. */
+static void index_remove(void *opaque, Extent *e)
+{
+    Hdd *h = opaque;
+    CylIndex *ci = e->ci;
+    hwm_avl_remove(&ci->by_slot, e);
+    if (hwm_avl_empty(&ci->by_slot)) {
+        hwm_avl_remove(&h->by_cyl, ci);
+        g_free(ci);
+    }
+}
+
+/* ExtentIndex.clear: every extent goes (the cache frees them). */
+static void index_clear(void *opaque)
+{
+    Hdd *h = opaque;
+    hwm_avl_clear(&h->by_cyl, g_free);
+}
+
+/* First eligible extent at or after angle `slot` on a cylinder, wrapping
+ * round to its lowest angle; NULL if none is eligible. */
+static Extent *first_in_cyl_from(const CylIndex *ci, uint32_t slot,
+                                 uint64_t max_seq)
+{
+    const AvlTree *t = &ci->by_slot;
+    Extent key = { .slot = slot, .lba = 0 };
+
+    for (Extent *e = hwm_avl_lower_bound(t, &key); e;
+         e = hwm_avl_next(t, e)) {
+        if (hwm_extent_eligible(e, max_seq)) {
+            return e;
+        }
+    }
+    for (Extent *e = hwm_avl_first(t); e && e->slot < slot;
+         e = hwm_avl_next(t, e)) {
+        if (hwm_extent_eligible(e, max_seq)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* The eligible extent whose first sector the arm reaches soonest from
+ * `arm` at `t`: O(cylinders visited * log n), not a scan of every extent. */
+static Extent *pick_nearest(const Hdd *h, ArmPos arm, hwm_ns t,
+                            uint64_t max_seq)
+{
+    const Geometry *g = &h->geo;
+    const AvlTree *cyls = &h->by_cyl;
+    Extent *best = NULL;
+    hwm_ns best_cost = INT64_MAX;
+    CylIndex key = { .cyl = arm.cyl };
+    CylIndex *here = hwm_avl_lower_bound(cyls, &key);
+    CylIndex *own = here && here->cyl == arm.cyl ? here : NULL;
+
+    /* the arm's own cylinder: heads differ in cost, check each extent;
+     * there are only two arrival angles, on this head or after a switch */
+    if (own) {
+        hwm_ns switch_ns = (hwm_ns)(g->head_switch_ns + g->write_settle_ns);
+        for (Extent *e = hwm_avl_first(&own->by_slot); e;
+             e = hwm_avl_next(&own->by_slot, e)) {
+            if (!hwm_extent_eligible(e, max_seq)) {
+                continue;
+            }
+            bool same = e->head == arm.head;
+            hwm_ns pos = same ? 0 : switch_ns;
+            hwm_ns cost = pos + hwm_geometry_wait_ns(g, t + pos, e->slot,
+                                                     own->spt, 0);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best = e;
+            }
+        }
+    }
+    /* then outward in both directions while a seek alone is cheaper than
+     * the best found; on another cylinder only the first extent at or after
+     * the arrival angle can win */
+    for (int dir = -1; dir <= 1; dir += 2) {
+        CylIndex *ci;
+        if (dir > 0) {
+            ci = own ? hwm_avl_next(cyls, own) : here;
+        } else {
+            ci = here ? hwm_avl_prev(cyls, here) : hwm_avl_last(cyls);
+        }
+        for (; ci; ci = dir > 0 ? hwm_avl_next(cyls, ci)
+                                : hwm_avl_prev(cyls, ci)) {
+            uint32_t d = ci->cyl > arm.cyl ? ci->cyl - arm.cyl
+                                           : arm.cyl - ci->cyl;
+            hwm_ns seek = hwm_geometry_seek_ns(g, d) +
+                          (hwm_ns)g->write_settle_ns;
+            if (seek >= best_cost) {
+                break;
+            }
+            uint32_t arrive = hwm_geometry_next_slot(g, t + seek, ci->spt);
+            Extent *e = first_in_cyl_from(ci, arrive, max_seq);
+            if (e) {
+                hwm_ns cost = seek + hwm_geometry_wait_ns(g, t + seek, e->slot,
+                                                          ci->spt, 0);
+                if (cost < best_cost ||
+                    (cost == best_cost && best && e->lba < best->lba)) {
+                    best_cost = cost;
+                    best = e;
+                }
+            }
+        }
+    }
+    return best;
+}
+
 
 static bool hdd_init(Media *m, GError **errp)
 {
@@ -27,8 +195,12 @@ static bool hdd_init(Media *m, GError **errp)
     h->rev_ns = hwm_geometry_rev_ns(&h->geo);
     h->log_cyl = (uint32_t)((uint64_t)(h->geo.cylinders - 1) *
                             m->prof->media_cache_cylinder_pct / 100);
+    hwm_avl_init(&h->by_cyl, cmp_cyl, offsetof(CylIndex, in_cyl));
+    h->index = (ExtentIndex){ .add = index_add, .remove = index_remove,
+                              .clear = index_clear, .opaque = h };
     m->units = 1;
     m->geo = &h->geo;
+    m->index = &h->index;
     m->state = h;
     return true;
 }
@@ -37,10 +209,12 @@ static void hdd_fini(Media *m)
 {
     Hdd *h = m->state;
 
+    hwm_avl_clear(&h->by_cyl, g_free);  /* the cache has emptied it */
     hwm_geometry_free(&h->geo);
     g_free(h);
     m->state = NULL;
     m->geo = NULL;
+    m->index = NULL;
 }
 
 /* The arm starts where a new device's does (the device resets it), and
@@ -174,8 +348,7 @@ static hwm_ns hdd_access(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
 static Extent *hdd_pick(const Media *m, Cache *c, ArmPos arm, hwm_ns t,
                         uint64_t max_seq)
 {
-    (void)m;
-    return hwm_cache_pick_nearest(c, arm, t, max_seq);
+    return c->extents == 0 ? NULL : pick_nearest(m->state, arm, t, max_seq);
 }
 
 const MediaOps hwm_media_hdd = {

@@ -31,8 +31,10 @@ typedef struct {
     const HwmProfile *prof;  /* the device's copy */
     uint32_t units;          /* media units that work at once (actuators,
                                 dies) */
-    const Geometry *geo;     /* rotating media's layout, else NULL: the
-                                write cache and read segments index by it */
+    const Geometry *geo;     /* rotating media's layout, else NULL: read
+                                segments and read-ahead walk it */
+    const ExtentIndex *index; /* the medium's index of the write cache's
+                                extents (hwm_cache_init()), or NULL */
     void *state;             /* the medium's own, from init */
 } Media;
 

@@ -23,7 +23,8 @@ import tempfile
 # (category, source path prefix under QEMU's tree); first match wins
 CATEGORIES = (
     ("model (hw-model)", "block/hwm/"),
-    ("driver (hddmodel.c)", "block/hddmodel.c"),
+    # the driver's files: hddmodel.c and its hddmodel-*.c (image, power, ...)
+    ("driver (hddmodel.c)", "block/hddmodel"),
     ("block layer and null-co", "block"),
     ("block layer and null-co", "util/thread-pool.c"),
     ("block layer and null-co", "util/qemu-coroutine"),

@@ -1,6 +1,9 @@
 /*
- * hddmodel: what the driver (hddmodel.c), its map of cached write data
- * (hddmodel-map.c) and its QMP commands (hddmodel-qmp.c) share.
+ * hddmodel: what the driver's files share.  The request path
+ * (hddmodel.c), the image (hddmodel-image.c), power (hddmodel-power.c),
+ * open and close (hddmodel-open.c), the trace (hddmodel-trace.c), the map
+ * of cached write data (hddmodel-map.c) and the QMP commands
+ * (hddmodel-qmp.c); hddmodel.c's head comment says what each owns.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -15,6 +18,7 @@
 #include "qemu/queue.h"
 #include "qemu/timer.h"
 #include "block/block_int.h"
+#include "qapi/qapi-types-block-core.h"
 #include "system/runstate.h"
 #include "hwm/hwm.h"
 
@@ -94,7 +98,22 @@ void hdd_acct_depth(HddAcct *a, HddOccupancy *o, hwm_ns now, int delta);
 void hdd_acct_wait(uint64_t *n, hwm_ns *sum, hwm_ns *max, hwm_ns from,
                    hwm_ns to);
 
-/* ---- the driver (hddmodel.c) ------------------------------------------- */
+/* ---- the driver ---------------------------------------------------------- */
+
+/*
+ * Option names for strong_runtime_opts and error messages; what each
+ * option is (type, meaning) is the schema's, BlockdevOptionsHddModel.
+ */
+#define HDD_OPT_PROFILE     "profile"
+#define HDD_OPT_PROFILE_DIR "profile-dir"
+#define HDD_OPT_FUA         "fua"
+#define HDD_OPT_WCE         "write-cache"
+#define HDD_OPT_QD          "queue-depth"
+#define HDD_OPT_POLICY      "policy"
+#define HDD_OPT_CUT_NS      "power-cut-ns"
+#define HDD_OPT_CUT_REQUEST "power-cut-request"
+#define HDD_OPT_CUT_EVERY   "power-cut-every-ns"
+#define HDD_OPT_CUT_SEED    "power-cut-seed"
 
 typedef struct HddReq {
     Coroutine *co;
@@ -215,13 +234,89 @@ typedef struct HddCutReport {
     uint64_t dropped;           /* requests that failed */
 } HddCutReport;
 
+/* ---- the request path (hddmodel.c) --------------------------------------- */
+
 /* The node's driver state, or NULL if it is not an hddmodel node. */
 BDRVHddState *hdd_state(BlockDriverState *bs);
+/* The model's clock: the virtual clock, never backwards (sets s->now). */
+hwm_ns hdd_now(BDRVHddState *s);
+/* Move to `to`; asserts it is one of the transitions at HddState. */
+void hdd_set_state(BDRVHddState *s, HddState to);
+/* Arm the timer for the model's next event (or run the model forward). */
+void hdd_schedule(BDRVHddState *s);
+/* Hand out the model's events up to `now` (states that deliver only). */
+void GRAPH_RDLOCK hdd_deliver(BDRVHddState *s, hwm_ns now);
+/* A delivery or write-out is over: to IDLE, or on to a pending cut. */
+void GRAPH_RDLOCK hdd_delivered(BDRVHddState *s);
+/* Hand waiting requests to the model while it has room. */
+void hdd_submit_waiting(BDRVHddState *s);
+/* Fail every outstanding request with -EIO (counted in s->cut_dropped). */
+void hdd_fail_all(BDRVHddState *s);
+/* Complete the requests the driver answered itself. */
+void hdd_answer_all(BDRVHddState *s);
+/* Timer and BH callbacks (armed by hddmodel-open.c). */
+void hdd_timer_cb(void *opaque);
+void hdd_answer_timer_cb(void *opaque);
+void hdd_fast_forward_bh(void *opaque);
+
+/* ---- the image (hddmodel-image.c) ---------------------------------------- */
+
+/* The batch goes to the image now; 0, or how a write of it failed. */
+int GRAPH_RDLOCK hdd_write_out(BDRVHddState *s);
+/* ...only if it is full or old (HDD_UNWRITTEN_MAX_*). */
+int GRAPH_RDLOCK hdd_write_out_if_due(BDRVHddState *s);
+/* The batch, then the cache's data, to the image: a clean shutdown. */
+int GRAPH_RDLOCK hdd_write_out_everything(BDRVHddState *s);
+/* The model says [offset, +length) is on the media now. */
+int GRAPH_RDLOCK hdd_destage(BDRVHddState *s, uint64_t offset,
+                             uint64_t length);
+/* A completed READ's data: image, under what the drive holds. */
+int GRAPH_RDLOCK hdd_read_data(BDRVHddState *s, HddReq *req);
+/* A completed WRITE's data: to the cache's map, or durable to the batch. */
+int GRAPH_RDLOCK hdd_write_data(BDRVHddState *s, HddReq *req, bool durable);
+/* I/O while the VM is not running: at once, durable, without the model. */
+int coroutine_fn GRAPH_RDLOCK
+hdd_co_untimed(BDRVHddState *s, HwmOp op, int64_t offset, int64_t bytes,
+               QEMUIOVector *qiov);
+/* The VM stops: the batch goes to the image (a VMChangeStateHandler). */
+void hdd_vm_state_change(void *opaque, bool running, RunState state);
+
+/* ---- power (hddmodel-power.c) -------------------------------------------- */
+
 /*
  * Cut the power now (hddmodel-power-cut: it comes back at once).  Fills
  * *rep (free rep->lost with g_array_unref()); false with errp set if the
  * node cannot be cut now.
  */
 bool hdd_cut_power(BDRVHddState *s, HddCutReport *rep, Error **errp);
+/* The scheduled power loss at `at`: for good; the guest stops. */
+void GRAPH_RDLOCK hdd_lose_power(BDRVHddState *s, hwm_ns at);
+/* The pending cut of that power loss (state CUT, ends OFF). */
+void GRAPH_RDLOCK hdd_cut_for_good(BDRVHddState *s);
+/* A command found the drive DOWN: the first starts its way back. */
+void hdd_cycle_found_off(BDRVHddState *s);
+/* The power-cut-* options; arms their timers.  False with errp set. */
+bool hdd_parse_cut(BDRVHddState *s, const BlockdevOptionsHddModel *o,
+                   Error **errp);
+/* Timer and BH callbacks (armed by hddmodel-open.c). */
+void hdd_cut_timer_cb(void *opaque);
+void hdd_cycle_timer_cb(void *opaque);
+void hdd_cut_bh(void *opaque);
+
+/* ---- open and close (hddmodel-open.c) ------------------------------------ */
+
+int hdd_open(BlockDriverState *bs, QDict *options, int flags, Error **errp);
+void GRAPH_UNLOCKED hdd_close(BlockDriverState *bs);
+
+/* ---- trace=FILE (hddmodel-trace.c) --------------------------------------- */
+
+/* Open the trace file (a regular file only) and write its header. */
+bool hdd_open_trace(BDRVHddState *s, const char *path, Error **errp);
+/* The completed command's line, after those the model took before it. */
+void hdd_trace_line(BDRVHddState *s, HddReq *req, const HwmEvent *ev);
+/* A power cut's line. */
+void hdd_trace_power_cut(BDRVHddState *s, uint64_t lost_bytes);
+/* Close it; an error writing it is reported. */
+void hdd_close_trace(BDRVHddState *s);
 
 #endif
