@@ -66,7 +66,8 @@ typedef struct HddOccupancy {
  * Observations only: nothing here changes what the guest sees.  The front
  * end's queue is every timed request the driver holds (from its arrival,
  * in the guest's doorbell access, to its completion), the model's the
- * commands it holds.
+ * commands it holds.  When a request is done, the front end raises the
+ * guest's interrupt.
  */
 typedef struct HddAcct {
     HddOccupancy front;
@@ -75,9 +76,7 @@ typedef struct HddAcct {
     hwm_ns submit_wait_ns;      /* their arrival -> model, summed */
     hwm_ns submit_wait_max_ns;
     uint64_t completed;         /* the model's completions */
-    hwm_ns complete_delay_ns;   /* model completion -> request finished
-                                 * (the front end raises its interrupt
-                                 * then), summed */
+    hwm_ns complete_delay_ns;   /* model completion -> request done, summed */
     hwm_ns complete_delay_max_ns;
     /*
      * Over time: at the first change of a queue's depth past the next
