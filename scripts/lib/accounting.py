@@ -177,7 +177,9 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
     window = min(int(runtime_s * 1e9), end) if runtime_s else end
     start = end - window
     vs = acct.get("vcpu_samples") or {}
+    # from the last sample at or before the window's start to exit
     first = _at(vs["samples"], start) if vs.get("samples") else None
+    span = max(end - (first[0] if first else 0), 1)
     vcpus = []
     for i, v in enumerate(acct["vcpus"]):
         # instructions per ns: the ratio of the totals (the clock runs ipns
@@ -187,9 +189,9 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
                          if first and i < vs.get("cpus", 0) else (0, 0))
         run = (v["insns"] - insns0) / ipns
         spun = (v["spun_insns"] - spun0) / ipns
-        vcpus.append({"cpu": v["cpu"], "executing": _share(run, window),
-                      "spun": _share(spun, window),
-                      "halted": _share(max(window - run - spun, 0), window),
+        vcpus.append({"cpu": v["cpu"], "executing": _share(run, span),
+                      "spun": _share(spun, span),
+                      "halted": _share(max(span - run - spun, 0), span),
                       "insns": v["insns"] - insns0, "irqs": v["irqs"], "ipis": v["ipis"]})
     devices = []
     for d in acct.get("devices") or []:
