@@ -19,7 +19,7 @@ typedef enum {
 
 typedef enum { HWM_FLUSH_NON_QUEUED, HWM_FLUSH_QUEUED } HwmFlushMode;
 
-/* Data-sheet classes the derivation rules in profile.c depend on. */
+/* Data-sheet classes the derivation rules (profile-rules.c) depend on. */
 typedef enum { HWM_FORM_3_5, HWM_FORM_2_5 } HwmFormFactor;
 typedef enum { HWM_IF_SATA, HWM_IF_SAS, HWM_IF_NVME } HwmInterface;
 
@@ -31,7 +31,7 @@ typedef enum {
     HWM_ORIGIN_UNSET,         /* an optional data-sheet figure not given */
 } HwmOrigin;
 
-/* At least the number of keys in profile.c's table (checked there). */
+/* At least the number of keys in profile-keys.c's table (checked there). */
 #define HWM_PROFILE_MAX_KEYS 64
 
 /* Which of the dirty extents in the write-back window goes first. */
@@ -139,7 +139,7 @@ struct HwmProfile {
     HwmFlushMode flush_mode;
     uint64_t flush_commit_ns;             /* flush routine, one at a time */
 
-    /* provenance of every value, by index in profile.c's key table */
+    /* provenance of every value, by index in profile-keys.c's key table */
     unsigned char origin[HWM_PROFILE_MAX_KEYS];   /* HwmOrigin */
     int line[HWM_PROFILE_MAX_KEYS];               /* given: its line */
     const char *rule[HWM_PROFILE_MAX_KEYS];       /* derived: rule name */

@@ -104,32 +104,62 @@ static void seg_range(const ReadCache *rc, uint32_t i, hwm_ns t,
     }
 }
 
-/* Shared segments give way to dirty data: drop the least recently used
- * ones until at most `avail` hold data, the read-ahead's last. */
+/*
+ * The one retention policy of shared segments, which give way to dirty
+ * data: with room for `avail` segments, does used segment i keep its data?
+ * All do while they fit.  Else the read-ahead's own stays while there is
+ * room for one (the actuator finishes its pass either way), and the others
+ * by recency, as many as the room the read-ahead's leaves: the least
+ * recently used go first.  fit() applies it; hwm_rc_peek() asks it of the
+ * buffer as it is, to know a lookup's outcome without making it.
+ */
+static bool retained(const ReadCache *rc, uint32_t i, uint32_t avail)
+{
+    uint32_t used = 0, newer = 0;
+    bool filling = rc->active && rc->seg[rc->cur].used;
+
+    for (uint32_t k = 0; k < rc->nseg; k++) {
+        used += rc->seg[k].used != 0;
+        newer += k != i && !(rc->active && k == rc->cur) &&
+                 rc->seg[k].used > rc->seg[i].used;
+    }
+    if (used <= avail) {
+        return true;
+    }
+    if (rc->active && i == rc->cur) {
+        return avail > 0;
+    }
+    return newer + filling < avail;
+}
+
+/*
+ * Apply the policy: the segments it does not retain lose their data.
+ * Deciding one at a time on the buffer as it changes gives the same
+ * answer as deciding all at once: a segment dropped is older than every
+ * segment retained, so it never counted as newer for one of them, and
+ * while one that must go is left the buffer is still over `avail`.
+ */
 static void fit(ReadCache *rc, uint32_t avail)
 {
-    for (;;) {
-        uint32_t used = 0, lru = UINT32_MAX;
-        for (uint32_t i = 0; i < rc->nseg; i++) {
-            if (!rc->seg[i].used) {
-                continue;
-            }
-            used++;
-            if (!(rc->active && i == rc->cur) &&
-                (lru == UINT32_MAX || rc->seg[i].used < rc->seg[lru].used)) {
-                lru = i;
-            }
+    uint32_t used = 0;
+
+    for (uint32_t i = 0; i < rc->nseg; i++) {
+        used += rc->seg[i].used != 0;
+    }
+    if (used <= avail) {
+        return;                     /* the common case, in O(segments) */
+    }
+    for (uint32_t i = 0; i < rc->nseg; i++) {
+        if (!rc->seg[i].used || retained(rc, i, avail)) {
+            continue;
         }
-        if (used <= avail) {
-            return;
+        if (rc->active && i == rc->cur) {
+            /* the actuator finishes its pass, but the data has no room
+             * to stay */
+            rc->seg[i].lo = rc->limit;
+        } else {
+            rc->seg[i].used = 0;
         }
-        if (lru == UINT32_MAX) {
-            /* only the read-ahead's is left: the actuator finishes its
-             * pass, but the data has no room to stay */
-            rc->seg[rc->cur].lo = rc->limit;
-            return;
-        }
-        rc->seg[lru].used = 0;
     }
 }
 
@@ -167,27 +197,6 @@ static hwm_ns join_done(const ReadCache *rc, hwm_ns t, uint64_t lba,
     return hs.done;
 }
 
-/* Would fit(rc, avail) keep segment i?  The read-ahead's own always stays;
- * the others by recency, as many as avail leaves room for. */
-static bool survives_fit(const ReadCache *rc, uint32_t i, uint32_t avail)
-{
-    uint32_t used = 0, newer = 0;
-    bool filling = rc->active && rc->seg[rc->cur].used;
-
-    for (uint32_t k = 0; k < rc->nseg; k++) {
-        used += rc->seg[k].used != 0;
-        newer += k != i && !(rc->active && k == rc->cur) &&
-                 rc->seg[k].used > rc->seg[i].used;
-    }
-    if (used <= avail) {
-        return true;
-    }
-    if (rc->active && i == rc->cur) {
-        return avail > 0;           /* else fit() empties it */
-    }
-    return newer + filling < avail;
-}
-
 bool hwm_rc_peek(const ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
                  uint32_t avail)
 {
@@ -197,11 +206,11 @@ bool hwm_rc_peek(const ReadCache *rc, hwm_ns t, uint64_t lba, uint64_t n,
             continue;
         }
         seg_range(rc, i, t, &lo, &hi);
-        if (lo <= lba && lba + n <= hi && survives_fit(rc, i, avail)) {
+        if (lo <= lba && lba + n <= hi && retained(rc, i, avail)) {
             return true;
         }
     }
-    if (rc->active && survives_fit(rc, rc->cur, avail)) {
+    if (rc->active && retained(rc, rc->cur, avail)) {
         uint64_t lo, hi;
         seg_range(rc, rc->cur, t, &lo, &hi);
         bool reaches = rc->stopping ? lba + n <= rc->limit

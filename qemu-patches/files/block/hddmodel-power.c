@@ -25,6 +25,7 @@
 #include "qemu/main-loop.h"
 #include "qapi/error.h"
 #include "qapi/qapi-types-block-core.h"
+#include "block/block-io.h"
 #include "block/block_int.h"
 #include "hw/core/cpu.h"
 #include "system/cpus.h"

@@ -1,0 +1,161 @@
+/*
+ * hw-model unit tests: the write cache and durability (device.c, cache.c): every event of
+ * random workloads checked by the reference durability model in drive.c,
+ * per shipped profile and for FUA in a media-cache log, queued flushes,
+ * reads and write-back reordering.
+ * GLib test framework, TAP with --tap; the helpers are model-test.h's.
+ */
+#include <string.h>
+
+#include "drive.h"
+#include "model-test.h"
+
+/* A shipped profile with one key's value replaced. */
+/* A shipped profile with `key` set to `value`, plus `extra` lines (keys
+ * it does not give; may be NULL). */
+static HwmProfile *load_with_more(const char *name, const char *key,
+                                  const char *value, const char *extra)
+{
+    g_autofree char *path = g_strdup_printf("%s/%s.profile", PROFILE_DIR, name);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_autofree char *pattern = g_strdup_printf("(?m)^%s *=[^#\n]*", key);
+    g_autofree char *repl = g_strdup_printf("%s = %s ", key, value);
+    g_autoptr(GRegex) re = g_regex_new(pattern, 0, 0, NULL);
+    g_autofree char *out = g_regex_replace_literal(re, text, -1, 0, repl, 0,
+                                                   NULL);
+    g_assert_cmpstr(out, !=, text);
+    g_autofree char *all = g_strconcat(out, extra ? extra : "", NULL);
+    return parse(all);
+}
+
+static HwmProfile *load_with(const char *name, const char *key,
+                             const char *value)
+{
+    return load_with_more(name, key, value, NULL);
+}
+
+/* Random writes (some FUA), flushes, reads, discards and power cuts in a
+ * small window, checked event by event by the oracle in drive.c. */
+static void durability_run_profile(HwmProfile *p, uint64_t seed,
+                                   HwmTristate wce, HwmPolicy policy)
+{
+    g_autoptr(HwmDevice) d = device(p, wce, policy);
+    g_autoptr(GString) why = g_string_new(NULL);
+    const size_t n = 4000;
+    g_autofree DriveStep *steps = g_new0(DriveStep, n);
+    uint64_t s = seed;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = hwm_splitmix64(&s);
+        DriveStep *st = &steps[i];
+        st->gap_ns = (hwm_ns)(r % (3 * MS));
+        r = hwm_splitmix64(&s);
+        st->power_cut = r % 97 == 0;
+        st->op = (HwmOp)(r % 10 < 6 ? HWM_OP_WRITE : r % 10 < 8 ?
+                         HWM_OP_FLUSH : r % 10 < 9 ? HWM_OP_READ :
+                         HWM_OP_DISCARD);
+        st->flags = st->op == HWM_OP_WRITE && (r >> 8) % 4 == 0 ? HWM_REQ_FUA
+                                                                 : 0;
+        st->sectors = (uint32_t)((r >> 16) % 32);
+        st->sector = (uint32_t)((r >> 24) % DRIVE_WINDOW_SECTORS);
+    }
+    if (!drive_run(d, steps, n, why)) {
+        g_error("%s seed %" G_GUINT64_FORMAT ": %s", hwm_profile_name(p), seed,
+                why->str);
+    }
+}
+
+static void durability_run(const char *profile, uint64_t seed, HwmTristate wce,
+                           HwmPolicy policy)
+{
+    g_autoptr(HwmProfile) p = load(profile);
+    durability_run_profile(p, seed, wce, policy);
+}
+
+static void test_durability_media_cache(void)
+{
+    g_autoptr(HwmProfile) p = load_with("st20000nm007d", "fua_method",
+                                        "media-cache");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        durability_run_profile(p, seed, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    }
+}
+
+static void test_durability_queued_flush(void)
+{
+    g_autoptr(HwmProfile) p = load_with("generic-7200", "flush", "queued");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        durability_run_profile(p, seed, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    }
+}
+
+/* The read path's variants under the oracle: a read-ahead that holds the
+ * actuator through flushes (and a flush commit that needs it), track
+ * read-ahead, a buffer of its own, in-order reads. */
+static void test_durability_read_path(void)
+{
+    static const char *const variants[][3] = {
+        { "read_ahead_abandon", "no", "flush_commit_us = 200\n" },
+        { "read_ahead", "track", NULL },
+        { "read_segments_shared", "no", NULL },
+        { "zero_latency_read", "no", NULL },
+    };
+    for (size_t v = 0; v < G_N_ELEMENTS(variants); v++) {
+        g_autoptr(HwmProfile) p = load_with_more("generic-7200", variants[v][0],
+                                                 variants[v][1],
+                                                 variants[v][2]);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            durability_run_profile(p, seed, HWM_TRISTATE_PROFILE,
+                                   HWM_POLICY_PROFILE);
+        }
+        durability_run_profile(p, 3, HWM_OFF, HWM_POLICY_PROFILE);
+    }
+}
+
+static void test_durability(gconstpointer profile)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        durability_run(profile, seed, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    }
+    durability_run(profile, 5, HWM_OFF, HWM_POLICY_PROFILE);
+    durability_run(profile, 6, HWM_TRISTATE_PROFILE, HWM_POLICY_FIFO);
+}
+
+/* The new orders and windows under the oracle. */
+static void test_durability_reordering(void)
+{
+    static const char *const variants[][5] = {
+        { "writeback_order", "elevator", NULL },
+        { "writeback_order", "oldest", NULL },
+        { "writeback_window", "4", "queue_window", "2", NULL },
+        { "writeback_window", "3", "writeback_order", "elevator", NULL },
+        { "sptf_max_wait_ms", "1", NULL },
+    };
+    for (size_t v = 0; v < G_N_ELEMENTS(variants); v++) {
+        const char *base[] = { "generic-7200", "990pro" };
+        for (size_t b = 0; b < G_N_ELEMENTS(base); b++) {
+            g_autoptr(HwmProfile) p = load_set(base[b], variants[v]);
+            for (uint64_t seed = 1; seed <= 2; seed++) {
+                durability_run_profile(p, seed, HWM_TRISTATE_PROFILE,
+                                       HWM_POLICY_PROFILE);
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_data_func("/durability/st20000nm007d", "st20000nm007d",
+                         test_durability);
+    g_test_add_data_func("/durability/generic-7200", "generic-7200",
+                         test_durability);
+    g_test_add_data_func("/durability/990pro", "990pro", test_durability);
+    g_test_add_data_func("/durability/ideal", "ideal", test_durability);
+    g_test_add_func("/durability/media-cache-fua", test_durability_media_cache);
+    g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
+    g_test_add_func("/durability/read-path", test_durability_read_path);
+    g_test_add_func("/durability/reordering", test_durability_reordering);
+    return g_test_run();
+}

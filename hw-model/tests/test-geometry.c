@@ -1,0 +1,231 @@
+/*
+ * hw-model unit tests: the rotating medium's physics (geometry.c, media-hdd.c): a sequential
+ * write in one revolution, the platter's angle, random-read and seek
+ * times against the data sheet, off-track write inhibit, a transfer larger
+ * than a track.
+ * GLib test framework, TAP with --tap; the helpers are model-test.h's.
+ */
+#include <string.h>
+
+#include "drive.h"
+#include "model-test.h"
+
+static void test_sequential_write_one_rev(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    hwm_ns rev = 60ll * 1000000000ll / 7200;
+    hwm_ns t = 0, first = 0;
+    const int n = 200;
+
+    for (int i = 0; i < n; i++) {
+        submit(d, t, (uint64_t)i, HWM_OP_WRITE, 0, (uint64_t)i * 4096, 4096);
+        HwmEvent e = next_completion(d);
+        g_assert_true(e.durable);
+        if (i == 0) {
+            first = e.time_ns;
+        }
+        t = e.time_ns;
+    }
+    hwm_ns per = (t - first) / (n - 1);
+    g_test_message("sequential QD1 write-through: %" G_GINT64_FORMAT
+                   " ns per write, revolution %" G_GINT64_FORMAT, per, rev);
+    g_assert_cmpint(per, >=, rev * 99 / 100);
+    g_assert_cmpint(per, <=, rev * 101 / 100);
+}
+
+/* The head's angle is the spindle's phase from t = 0: checked against
+ * t * rpm revolutions at times up to the model's latest. */
+static void test_angle(gconstpointer profile)
+{
+    g_autoptr(HwmProfile) p = load(profile);
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    uint32_t rpm = hwm_device_rotation_rpm(d);
+    const hwm_ns at[] = { 0, 1, 2083333, 2083334, 8333333, 8333334,
+                          123456789, 999999999999, HWM_TIME_MAX };
+    const unsigned __int128 rev = 60000000000u;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(at); i++) {
+        unsigned __int128 turns = (unsigned __int128)at[i] * rpm;
+        uint32_t want = (uint32_t)(turns % rev * 360000u / rev);
+        g_assert_cmpuint(hwm_device_angle_mdeg(d, at[i]), ==, want);
+    }
+    if (rpm == 7200) {
+        /* a quarter turn is 2083333.3 ns */
+        g_assert_cmpuint(hwm_device_angle_mdeg(d, 2083333), ==, 89999);
+        g_assert_cmpuint(hwm_device_angle_mdeg(d, 2083334), ==, 90000);
+    }
+}
+
+static void test_random_read_average(void)
+{
+    g_autoptr(HwmProfile) p = load("generic-7200");
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t s = 99, blocks = hwm_device_capacity_bytes(d) / 4096;
+    hwm_ns t = 0, sum = 0;
+    const int n = 20000;
+
+    for (int i = 0; i < n; i++) {
+        submit(d, t, (uint64_t)i, HWM_OP_READ, 0,
+               hwm_splitmix64(&s) % blocks * 4096, 4096);
+        HwmEvent e = next_completion(d);
+        sum += e.t.seek_ns + e.t.rotate_ns + e.t.transfer_ns;
+        t = e.time_ns;
+    }
+    /* data-sheet average seek + half a revolution + 4 KiB at the mean
+     * media rate, plus the 4 KiB interface transfer */
+    hwm_ns rev = 60ll * 1000000000ll / 7200;
+    hwm_ns expect = 8500000 + rev / 2 + rev * 8 / 2700 + 4096ll * 1000 / 600;
+    hwm_ns avg = sum / n;
+    g_test_message("random QD1 reads: %" G_GINT64_FORMAT " ns, expected %"
+                   G_GINT64_FORMAT, avg, expect);
+    g_assert_cmpint(avg, >=, expect * 95 / 100);
+    g_assert_cmpint(avg, <=, expect * 105 / 100);
+}
+
+/*
+ * Off-track write inhibit: the same requests, isolated in time so each
+ * starts from the same arm position, with and without post-seek misses.
+ * A write either costs the same or exactly one revolution more; the extra
+ * revolutions are the device's write_misses; writes on the head's own track
+ * and reads never miss; the share follows the profile.
+ */
+static void run_isolated(const char *text, bool write, uint64_t seed,
+                         hwm_ns *lat, uint32_t *missed, int n, HwmStats *st)
+{
+    g_autoptr(HwmProfile) p = parse(text);
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t blocks = hwm_device_capacity_bytes(d) / 4096, b = 0;
+
+    for (int i = 0; i < n; i++) {
+        /* even i: a random block; odd i: the block after it, on the track
+         * the head is on */
+        b = i % 2 == 0 ? hwm_splitmix64(&seed) % (blocks - 1) : b + 1;
+        submit(d, (hwm_ns)i * 100 * MS, (uint64_t)i,
+               write ? HWM_OP_WRITE : HWM_OP_READ, 0, b * 4096, 4096);
+        HwmEvent e = next_completion(d);
+        lat[i] = e.time_ns - e.submit_ns;
+        missed[i] = e.write_misses;
+    }
+    hwm_stats(d, st);
+}
+
+static void test_post_seek_write_miss(void)
+{
+    const int n = 4000;
+    g_autofree hwm_ns *base = g_new(hwm_ns, n);
+    g_autofree hwm_ns *miss = g_new(hwm_ns, n);
+    g_autofree uint32_t *flag0 = g_new(uint32_t, n);
+    g_autofree uint32_t *flag = g_new(uint32_t, n);
+    g_autofree char *text = g_strconcat(seek_profile,
+                                        "post_seek_write_miss_pct = 20\n", NULL);
+    hwm_ns rev = 60ll * 1000000000ll / 7200;
+    HwmStats sb, sm;
+    int revs = 0;
+
+    run_isolated(seek_profile, true, 5, base, flag0, n, &sb);
+    run_isolated(text, true, 5, miss, flag, n, &sm);
+    g_assert_cmpuint(sb.write_misses, ==, 0);
+    for (int i = 0; i < n; i++) {
+        hwm_ns extra = miss[i] - base[i];
+        /* the completion names its own miss */
+        g_assert_cmpuint(flag0[i], ==, 0);
+        g_assert_cmpuint(flag[i], ==, extra != 0);
+        if (extra != 0) {
+            /* one revolution, to the ns the model rounds it to */
+            g_assert_cmpint(extra, >=, rev);
+            g_assert_cmpint(extra, <=, rev + 1);
+            g_assert_cmpint(i % 2, ==, 0);
+            revs++;
+        }
+    }
+    g_assert_cmpint(revs, ==, (int)sm.write_misses);
+    /* random seeks over the whole stroke average about seek_avg: about the
+     * profile's share of them miss */
+    g_test_message("%d of %d post-seek writes missed", revs, n / 2);
+    g_assert_cmpint(revs, >=, n / 2 * 12 / 100);
+    g_assert_cmpint(revs, <=, n / 2 * 28 / 100);
+
+    /* a head switch never misses, even one slower than a track-to-track
+     * seek; a seek past the average always does at a share of 100% */
+    g_auto(GStrv) halves = g_strsplit(seek_profile, "head_switch_ms = 0.75", 2);
+    g_assert_cmpuint(g_strv_length(halves), ==, 2);
+    g_autoptr(GString) slow_switch = g_string_new(NULL);
+    g_string_append_printf(slow_switch, "%shead_switch_ms = 3%s", halves[0],
+                           halves[1]);
+    g_string_append(slow_switch, "post_seek_write_miss_pct = 100\n");
+    g_autoptr(HwmProfile) ps = parse(slow_switch->str);
+    g_autoptr(HwmDevice) ds = device(ps, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t far = hwm_device_capacity_bytes(ds) / 4096 * 9 / 10 * 4096;
+    for (int i = 0; i < 40; i++) {
+        /* cylinder 0: head 0, then head 1 (2000 sectors a track) */
+        submit(ds, (hwm_ns)i * 100 * MS, (uint64_t)i, HWM_OP_WRITE, 0,
+               i % 2 ? 2000 * 512 : 0, 4096);
+        g_assert_cmpuint(next_completion(ds).write_misses, ==, 0);
+    }
+    submit(ds, 5000 * MS, 99, HWM_OP_WRITE, 0, far, 4096);
+    g_assert_cmpuint(next_completion(ds).write_misses, ==, 1);
+
+    /* reads are never inhibited */
+    run_isolated(text, false, 5, miss, flag, n, &sm);
+    run_isolated(seek_profile, false, 5, base, flag0, n, &sb);
+    g_assert_cmpuint(sm.write_misses, ==, 0);
+    g_assert_cmpmem(miss, n * sizeof(hwm_ns), base, n * sizeof(hwm_ns));
+}
+
+static void test_seek_endpoints(void)
+{
+    g_autoptr(HwmProfile) p = parse(seek_profile);
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_PROFILE);
+    uint64_t cyl_bytes = 4ull * 2000 * 512;
+    uint64_t last = hwm_device_capacity_bytes(d) - 4096;
+
+    submit(d, 0, 1, HWM_OP_READ, 0, 0, 4096);
+    HwmEvent e = next_completion(d);
+    /* track to track: the next cylinder, same head */
+    submit(d, e.time_ns, 2, HWM_OP_READ, 0, cyl_bytes, 4096);
+    e = next_completion(d);
+    g_assert_cmpint(e.t.seek_ns, ==, 1250000);
+    /* head switch: same cylinder, next head */
+    submit(d, e.time_ns, 3, HWM_OP_READ, 0, cyl_bytes + 2000 * 512, 4096);
+    e = next_completion(d);
+    g_assert_cmpint(e.t.seek_ns, ==, 750000);
+    /* full stroke: to the last cylinder and back */
+    submit(d, e.time_ns, 4, HWM_OP_READ, 0, 0, 4096);
+    e = next_completion(d);
+    submit(d, e.time_ns, 5, HWM_OP_READ, 0, last, 4096);
+    e = next_completion(d);
+    g_assert_cmpint(e.t.seek_ns, ==, 18500000);
+}
+
+/* The interface time of a request past 18.4 GB (bytes * 10^9 > 2^64
+ * wrapped): fast media behind a slow link, so the link dominates. */
+static void test_huge_transfer(void)
+{
+    g_autoptr(HwmProfile) p = parse(
+        "type = flash\ncapacity_bytes = 32000000000\nparallel_units = 1\n"
+        "read_us = 1\nprogram_us = 1\nprogram_kb = 1024\n"
+        "interface_mb_s = 1\nwrite_cache = no\n");
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE, HWM_POLICY_PROFILE);
+    uint64_t len = 20000000000ull;      /* 20 GB at 1 MB/s: 20000 s */
+
+    submit(d, 0, 1, HWM_OP_READ, 0, 0, len);
+    HwmEvent e = next_completion(d);
+    g_assert_cmpint(e.t.transfer_ns, >=, (hwm_ns)20000 * 1000000000);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/physics/sequential-write-one-revolution",
+                    test_sequential_write_one_rev);
+    g_test_add_func("/physics/random-read-average", test_random_read_average);
+    g_test_add_data_func("/physics/angle/generic-7200", "generic-7200",
+                         test_angle);
+    g_test_add_data_func("/physics/angle/990pro", "990pro", test_angle);
+    g_test_add_func("/physics/seek-endpoints", test_seek_endpoints);
+    g_test_add_func("/physics/post-seek-write-miss", test_post_seek_write_miss);
+    g_test_add_func("/physics/huge-transfer", test_huge_transfer);
+    return g_test_run();
+}
