@@ -17,6 +17,7 @@ import stat
 import subprocess
 import time
 
+import accounting
 import cli
 import fiojob
 import fioout
@@ -237,6 +238,8 @@ DEVICE_KEYS = {
     "dpofua": (str, ("on", "off"), "scsi-hd only: advertise FUA (default on)"),
     "smp": (int, range(1, 33), "guest vCPUs (default 1)"),
     "ipns": (int, range(1, 100), "guest instructions per virtual ns per vCPU (default 1)"),
+    "mem": (str, None, "guest memory, a size in M or G such as 4G (default 1G; "
+                       "run-guest --mem)"),
     "profile": (str, None, "the drive profile, a name or a file (default: each of 'profiles')"),
     "write_cache": (str, ("on", "off"), "the drive's volatile write cache, and the front end's "
                                         "write-cache property with it (default on)"),
@@ -252,6 +255,7 @@ RESERVED_PROPS = ("drive", "serial", "write-cache", "dpofua", "bus", "id", "ioev
                   "rotation_rate", "nsid", "uuid", "eui64", "nguid")
 PROP = re.compile(r"[a-z][a-z0-9_.-]*")
 PROP_VALUE = re.compile(r"[A-Za-z0-9_.:-]+")
+MEM = re.compile(r"[1-9][0-9]{0,6}[MG]")
 
 
 def _allowed(allowed):
@@ -293,6 +297,9 @@ def check_devices(devices, path, base_dir=""):
             check_profile(dev["profile"], f"{path}: device profile", base_dir)
         if "frontend_props" in dev:
             check_frontend_props(dev["frontend_props"], f"{path}: device")
+        if "mem" in dev and not MEM.fullmatch(dev["mem"]):
+            raise SystemExit(f"platter: {path}: device mem={dev['mem']!r:.60} is not a size "
+                             "in M or G such as 512M or 4G")
         if "dpofua" in dev and dev["frontend"] != "scsi-hd":
             raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd only, "
                              f"not {dev['frontend']}")
@@ -447,10 +454,17 @@ def cell_kernel(spec, wl, where):
 # the keys each kind of workload takes besides 'name' and its own
 WORKLOAD_KEYS = {
     "test": ("args", "sim_workload", "sim_args"),
-    "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "sim_workload", "sim_args"),
+    "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "warmup_s", "iops_log_ms",
+            "sim_workload", "sim_args"),
     "script": ("fs", "mkfs_opts", "mount_opts"),
 }
 TARGET_KEYS = ("fs", "mkfs_opts", "mount_opts")
+# a fio workload's phases, in virtual time: a warm-up fio runs before its
+# figures start (its ramp_time), and fio's per-interval IOPS log, which
+# the report plots and judges steadiness by (fio then does a little more
+# work per I/O, so a cell with it differs from one without)
+FIO_PHASE_KEYS = ("warmup_s", "iops_log_ms")
+IOPS_LOG_MS_MAX = 60000
 
 
 def check_workload(wl, w, tests, base_dir):
@@ -472,7 +486,7 @@ def check_workload(wl, w, tests, base_dir):
         if wl["test"] in FS_TESTS:
             allowed += TARGET_KEYS
         if wl["test"] == "fio":
-            allowed += ("fio_stat",)
+            allowed += ("fio_stat",) + FIO_PHASE_KEYS
     for key in wl:
         if key not in allowed + ("name", kind):
             bad(w, f"'{key}' does not apply to this workload (it takes "
@@ -484,6 +498,13 @@ def check_workload(wl, w, tests, base_dir):
             bad(f"{w}.fs", "fsync-append appends to files: it needs a file system")
     if "fio_stat" in wl:
         choices(f"{w}.fio_stat", wl["fio_stat"], fioout.STATS)
+    if "warmup_s" in wl and not cli.valid_runtime(wl["warmup_s"]):
+        bad(f"{w}.warmup_s", f"{wl['warmup_s']!r:.60} is not a duration (seconds, above 0 "
+                             f"and at most {cli.RUNTIME_MAX_S})")
+    if "iops_log_ms" in wl and (type(wl["iops_log_ms"]) is not int or
+                                not 1 <= wl["iops_log_ms"] <= IOPS_LOG_MS_MAX):
+        bad(f"{w}.iops_log_ms", f"{wl['iops_log_ms']!r:.60} is not an interval in whole ms "
+                                f"(1..{IOPS_LOG_MS_MAX})")
     if kind != "test":
         check_str(wl[kind], f"{w}.{kind}")
         if base_dir is not None:
@@ -507,7 +528,8 @@ def check_experiment(spec, where, base_dir=None):
     """Every field of an experiment, type and bounds, before anything runs.
     Returns it as a Spec that remembers base_dir."""
     check_keys(spec, where, ("name", "pairs", "devices", "workloads"),
-               ("description", "runtime", "seed", "profiles", "kernels", "expect"))
+               ("description", "runtime", "seed", "profiles", "kernels", "expect",
+                "timeout_s"))
     check_name(spec["name"], f"{where}: name")
     check_str(spec.get("description", ""), f"{where}: description")
     known = variants()
@@ -557,6 +579,10 @@ def check_experiment(spec, where, base_dir=None):
                                  f"above 0 and at most {cli.RUNTIME_MAX_S})")
     if "seed" in spec:
         check_seed(spec["seed"], f"{where}: seed")
+    if "timeout_s" in spec and (type(spec["timeout_s"]) is not int or
+                                not 1 <= spec["timeout_s"] <= RUN_GUEST_TIMEOUT_MAX_S):
+        bad(f"{where}: timeout_s", f"{spec['timeout_s']!r:.60} is not whole host seconds "
+                                   f"(1..{RUN_GUEST_TIMEOUT_MAX_S})")
     if "expect" in spec:
         gate.check_expect(spec["expect"], f"{where}: expect")
     out = Spec(spec)
@@ -701,7 +727,8 @@ def cells(exp):
                                 "profile": profile_label(prof),
                                 "profile_arg": profile_arg(prof, base_dir),
                                 "workload": wl, "host_file": host_file,
-                                "declares": exp.get("kernels", {}).get(v)})
+                                "declares": exp.get("kernels", {}).get(v),
+                                "timeout_s": exp.get("timeout_s")})
     return out
 
 
@@ -717,6 +744,10 @@ def guest_args(wl):
         args += ["--job-file", os.path.basename(wl["fio"])]
     elif kind == "script":
         args += ["--script", os.path.basename(wl["script"])]
+    if "warmup_s" in wl:
+        args += ["--ramp-ms", str(max(1, round(wl["warmup_s"] * 1000)))]
+    if "iops_log_ms" in wl:
+        args += ["--iops-log-ms", str(wl["iops_log_ms"])]
     if workload_fs(wl):
         args += ["--fs", workload_fs(wl)]
         for word in wl.get("mkfs_opts", []):
@@ -732,7 +763,7 @@ def guest_command(cell, runtime):
     dev, wl = cell["device"], cell["workload"]
     cmd = run_guest_prefix(cell["kernel"], dev, device_drive_opts(dev, cell["profile_arg"])) + [
         "--expect", device_expect(dev),
-        "--timeout", str(guest_timeout_s(dev, runtime))]
+        "--timeout", str(cell_timeout_s(cell, runtime))]
     if cell.get("host_file"):
         cmd += ["--guest-file", cell["host_file"]]
     return cmd + [guest_test(wl), "--", *guest_args(wl), "--runtime", str(runtime)]
@@ -753,6 +784,15 @@ def guest_timeout_s(dev, runtime):
                int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime))
 
 
+def cell_timeout_s(cell, runtime):
+    """A cell's hang guard: the experiment's timeout_s, else
+    guest_timeout_s for its virtual time, the workload's warm-up
+    included."""
+    if cell.get("timeout_s"):
+        return cell["timeout_s"]
+    return guest_timeout_s(cell["device"], runtime + cell["workload"].get("warmup_s", 0))
+
+
 def run_guest_prefix(kernel, dev, drive):
     """scripts/run-guest with a kernel (a spec), a front end and a drive;
     the caller appends options, the test and its arguments."""
@@ -769,6 +809,8 @@ def run_guest_prefix(kernel, dev, drive):
         cmd += ["--smp", str(dev["smp"])]
     if dev.get("ipns", 1) != 1:
         cmd += ["--ipns", str(dev["ipns"])]
+    if "mem" in dev:
+        cmd += ["--mem", dev["mem"]]
     return cmd
 
 
@@ -901,6 +943,8 @@ def decode_guest(res):
     try:
         if "fio_json_gz_b64" in res:
             res["fio"] = fioout.parse(unpack(res.pop("fio_json_gz_b64")).decode("utf-8"))
+        if "iops_log_gz_b64" in res:
+            res["iops_log"] = unpack(res.pop("iops_log_gz_b64")).decode("utf-8", "replace")
         for stream in ("stdout", "stderr"):
             if f"{stream}_gz_b64" in res:
                 res[stream] = unpack(res.pop(f"{stream}_gz_b64")).decode("utf-8", "replace")
@@ -954,7 +998,21 @@ def summarize(res, workload=None):
     out["per_io"] = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)
                      for k, v in counters.items()}
     out["cdf_us"] = cdf
+    if "accounting" in res:  # a guest run on platter's QEMU
+        out["accounting"] = accounting_summary(res, workload)
     return out
+
+
+def accounting_summary(res, workload):
+    """The cell's time accounting over its measured window (the guest's
+    runtime), with fio's IOPS log when the workload asked for one."""
+    try:
+        runtime = (res.get("params", {}).get("runtime_s") or
+                   (res.get("runtime_ns") or 0) / 1e9 or None)
+        return accounting.summary(res["accounting"], runtime, res.get("iops_log"),
+                                  (workload or {}).get("iops_log_ms"))
+    except (accounting.Malformed, KeyError, TypeError, ValueError) as e:
+        return {"error": f"the accounting does not read: {e}"}
 
 
 # the figures a platter-sim JSON report must give (summarize reads them)
@@ -1014,7 +1072,7 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             # kernel and initramfs builds a cold cache needs first.  Its
             # work directory goes in the cell's, which the caller removes
             # even when a timeout killed run-guest before its cleanup.
-            gres, gerr = run_json(gcmd, timeout or guest_timeout_s(dev, runtime)
+            gres, gerr = run_json(gcmd, timeout or cell_timeout_s(cell, runtime)
                                   + 7200, cwd=workdir, env=dict(os.environ, TMPDIR=workdir))
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:

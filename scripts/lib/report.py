@@ -10,6 +10,7 @@ import json
 import math
 import os
 
+import accounting
 import kernelspec
 from experiment import REPORT_VERSION
 
@@ -240,6 +241,29 @@ def script_result(cell):
     return md
 
 
+def accounting_section(cells, title, slug, outdir):
+    """Each guest cell's time accounting (where its virtual time went,
+    the resource that bound it, steady or not) and its throughput over
+    time, plotted for the cells together."""
+    md, curves = [], []
+    for i, c in enumerate(cells):
+        s = (_summ(c, "guest") or {})
+        if not c or not c.get("guest") or not s:
+            continue
+        a = s.get("accounting")
+        if a and "error" in a:
+            md += [f"time accounting, `{c['id']}`: {a['error']}", ""]
+            continue
+        md += accounting.markdown(c["id"], a)
+        if a and a["throughput"]["series"]:
+            curves.append((f"{c['variant']} ({a['throughput']['source']})", COLOURS[i],
+                           a["throughput"]["series"]))
+    if accounting.throughput_chart(f"throughput over time, {title}", curves,
+                                   os.path.join(outdir, slug + ".svg")):
+        md += [f"![throughput over time]({slug}.svg)", ""]
+    return md
+
+
 def write(outdir, exp, cells, meta):
     os.makedirs(outdir, exist_ok=True)
     cells = sorted(cells, key=lambda c: c["id"])
@@ -314,6 +338,8 @@ def write(outdir, exp, cells, meta):
         if percentile_chart(f"latency by percentile, {wl} on {prof}, {dev}", curves,
                             os.path.join(outdir, slug + ".svg")):
             md += [f"![latency by percentile]({slug}.svg)", ""]
+        md += accounting_section((b, p), f"{wl} on {prof}, {dev}",
+                                 f"time-{wl}-{prof}-{dev}".replace("/", "_"), outdir)
     names = [p for pair in exp["pairs"] for p in pair]
     if bar_chart(f"{exp['name']}: IOPS", labels,
                  [(f"{names[0]} guest", COLOURS[0], bars[0]),

@@ -95,6 +95,7 @@ static void hdd_free(BDRVHddState *s)
     timer_del(&s->cut_timer);
     timer_del(&s->cycle_timer);
     timer_del(&s->answer_timer);
+    g_clear_pointer(&s->acct.samples, g_array_unref);
     if (s->vm_state) {
         qemu_del_vm_change_state_handler(s->vm_state);
         s->vm_state = NULL;

@@ -109,6 +109,7 @@ static void hdd_finish(BDRVHddState *s, HddReq *req, int ret)
         g_hash_table_remove(s->by_tag, &req->hr.tag);
     }
     QTAILQ_REMOVE(&s->reqs, req, next);
+    hdd_acct_depth(&s->acct, &s->acct.front, s->now, -1);
     if (req->co != qemu_coroutine_self()) {
         aio_co_wake(req->co);
     }
@@ -178,6 +179,9 @@ static int hdd_submit(BDRVHddState *s, HddReq *req)
         req->trace_seq = hwm_trace_order_submitted(s->trace_order);
     }
     s->in_model++;
+    hdd_acct_depth(&s->acct, &s->acct.model, s->now, 1);
+    hdd_acct_wait(&s->acct.submitted, &s->acct.submit_wait_ns,
+                  &s->acct.submit_wait_max_ns, req->arrive_ns, s->now);
     g_hash_table_insert(s->by_tag, &req->hr.tag, req);
     trace_hddmodel_submit(s, req->hr.tag, hwm_op_name(req->hr.op),
                           req->hr.offset, req->hr.length, req->hr.flags,
@@ -280,6 +284,9 @@ hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
 
     assert(s->in_model > 0);
     s->in_model--;
+    hdd_acct_depth(&s->acct, &s->acct.model, s->now, -1);
+    hdd_acct_wait(&s->acct.completed, &s->acct.complete_delay_ns,
+                  &s->acct.complete_delay_max_ns, ev->time_ns, s->now);
     trace_hddmodel_complete(s, ev->tag, hwm_op_name(ev->op), ev->offset,
                             ev->length, ev->submit_ns, ev->time_ns,
                             ev->durable, ev->cache_hit);
@@ -357,6 +364,7 @@ void hdd_fail_all(BDRVHddState *s)
         hdd_finish(s, req, -EIO);
         s->cut_dropped++;
     }
+    hdd_acct_depth(&s->acct, &s->acct.model, s->now, -(int)s->in_model);
     s->in_model = 0;
 }
 
@@ -493,11 +501,13 @@ hdd_co_request(BlockDriverState *bs, HwmOp op, uint32_t flags, int64_t offset,
      * waits in s->reqs for hdd_submit_waiting().  One the model refuses is
      * answered on the clock, not returned from here (hdd_co_answer()).
      */
-    hdd_now(s);
+    req.arrive_ns = hdd_now(s);
+    hdd_acct_depth(&s->acct, &s->acct.front, s->now, 1);
     if (s->state == HDD_IDLE && s->in_model < s->queue_depth) {
         ret = hdd_submit(s, &req);
         if (ret < 0) {
             g_free(req.buf);
+            hdd_acct_depth(&s->acct, &s->acct.front, s->now, -1);
             return hdd_co_answer(s, &req, ret);
         }
     } else {

@@ -51,6 +51,52 @@ void hdd_map_overlay(HddMap *map, uint64_t offset, uint64_t length,
 uint64_t hdd_map_bytes(const HddMap *map);
 uint64_t hdd_map_extents(const HddMap *map);
 
+/* ---- where the drive's virtual time went (hddmodel-qmp.c) -------------- */
+
+/* A queue's occupancy over virtual time. */
+typedef struct HddOccupancy {
+    uint32_t depth;             /* now */
+    uint32_t max;
+    hwm_ns since;               /* when depth last changed */
+    hwm_ns busy_ns;             /* time with depth > 0 */
+    uint64_t depth_ns;          /* depth integrated over time */
+} HddOccupancy;
+
+/*
+ * Observations only: nothing here changes what the guest sees.  The front
+ * end's queue is every timed request the driver holds (from its arrival,
+ * in the guest's doorbell access, to its completion), the model's the
+ * commands it holds.  When a request is done, the front end raises the
+ * guest's interrupt.
+ */
+typedef struct HddAcct {
+    HddOccupancy front;
+    HddOccupancy model;
+    uint64_t submitted;         /* commands handed to the model */
+    hwm_ns submit_wait_ns;      /* their arrival -> model, summed */
+    hwm_ns submit_wait_max_ns;
+    uint64_t completed;         /* the model's completions */
+    hwm_ns complete_delay_ns;   /* model completion -> request done, summed */
+    hwm_ns complete_delay_max_ns;
+    /*
+     * Over time: at the first change of a queue's depth past the next
+     * multiple of sample_every_ns (no timer of its own: deadlines move a
+     * guest's SMP schedule), the clock, both queues' busy_ns and depth_ns,
+     * and completed; at most HDD_ACCT_SAMPLES_MAX samples, then every
+     * other one goes and the interval doubles.
+     */
+    GArray *samples;            /* uint64_t, HDD_ACCT_SAMPLE_WIDTH each */
+    hwm_ns sample_every_ns;
+    hwm_ns sample_next_ns;
+} HddAcct;
+
+#define HDD_ACCT_SAMPLES_MAX 256
+#define HDD_ACCT_SAMPLE_WIDTH 6
+
+void hdd_acct_depth(HddAcct *a, HddOccupancy *o, hwm_ns now, int delta);
+void hdd_acct_wait(uint64_t *n, hwm_ns *sum, hwm_ns *max, hwm_ns from,
+                   hwm_ns to);
+
 /* ---- the driver ---------------------------------------------------------- */
 
 /*
@@ -77,6 +123,7 @@ typedef struct HddReq {
     bool submitted;             /* handed to the model (else: host queue) */
     uint64_t trace_seq;         /* trace=FILE: its place in the line order */
     bool done;
+    hwm_ns arrive_ns;           /* when it reached the driver */
     QTAILQ_ENTRY(HddReq) next;
 } HddReq;
 
@@ -174,6 +221,7 @@ typedef struct BDRVHddState {
     hwm_ns cycle_on_ns;         /* DOWN: power back then, HWM_NEVER: when
                                  * the first command finds the drive off */
     uint64_t cycles;            /* such cuts so far */
+    HddAcct acct;               /* reported at exit (hddmodel-qmp.c) */
 } BDRVHddState;
 
 /* What a power cut destroyed. */

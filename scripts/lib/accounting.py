@@ -1,0 +1,358 @@
+"""Where a guest cell's virtual time went, and which phase it measured.
+
+platter's QEMU prints its accounting on stderr at exit (qemu-patches 0010
+for the vCPUs, the hddmodel driver for each drive; neither changes what
+the guest sees):
+
+    icount-vcpu cpu=N clock_ns=.. insns=.. run_ns=.. spun_insns=..
+        spun_ns=.. halted_ns=.. irqs=.. ipis=..
+    icount-vcpu-samples cpus=N CLOCK:INSNS:SPUN[:INSNS:SPUN]... ...
+    hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=.. ... (and
+        every counter of the model)
+    hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
+        MODEL_BUSY_NS:MODEL_DEPTH_NS:COMPLETED ...
+
+run-guest turns them into the result's "accounting" (from_qemu, the
+command line below).  summary() reads it for the measured window, the
+last runtime_s of virtual time before the guest finished (the workload
+is the last thing a guest test runs; its unmount and report are in the
+window too, and short): per vCPU the share executing, spinning (PAUSE
+turns lockstep time counted as run) and halted; per drive busy time,
+queue occupancy at the front end and in the model, and the delays in
+and out; throughput over time (fio's per-interval IOPS log when the cell
+asked for one, else the drive's completions per sample interval); a
+steady-state flag; and the resource that bound the cell.
+
+usage: accounting.py from-qemu QEMU-STDERR-FILE
+    prints the "accounting" JSON object (version 1) on stdout, or nothing
+    when the file has no accounting lines (stock QEMU)
+"""
+import html
+import json
+import sys
+
+VERSION = 1
+# "not steady": the mean throughput of the window's last half differs from
+# its first half's by more than this fraction of the first half's
+STEADY_BOUND = 0.10
+# a resource bound the cell when it was busy at least this share of the
+# window: the drive when it held a command, the vCPUs when they executed or
+# spun (mean over the vCPUs)
+BOUND_BUSY = 0.90
+VCPU_KEYS = ("clock_ns", "insns", "run_ns", "spun_insns", "spun_ns", "halted_ns",
+             "irqs", "ipis")
+DEVICE_SAMPLE_KEYS = ("clock_ns", "front_busy_ns", "front_depth_ns", "model_busy_ns",
+                      "model_depth_ns", "completed")
+
+
+class Malformed(ValueError):
+    pass
+
+
+def _fields(words, where):
+    out = {}
+    for w in words:
+        k, sep, v = w.partition("=")
+        if not sep:
+            raise Malformed(f"{where}: '{w:.40}' is not KEY=VALUE")
+        out[k] = v
+    return out
+
+
+def _ints(d, where, skip=()):
+    try:
+        return {k: (v if k in skip else int(v)) for k, v in d.items()}
+    except ValueError:
+        raise Malformed(f"{where}: a value is not an integer")
+
+
+def _samples(words, width, where):
+    out = []
+    for w in words:
+        try:
+            s = [int(x) for x in w.split(":")]
+        except ValueError:
+            raise Malformed(f"{where}: sample '{w:.40}' is not integers")
+        if len(s) != width:
+            raise Malformed(f"{where}: sample '{w:.40}' has {len(s)} values, not {width}")
+        out.append(s)
+    return out
+
+
+def from_qemu(text):
+    """The accounting object from QEMU's stderr, or None without any."""
+    vcpus, devices, vsamples, dsamples = [], [], None, {}
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        kind = words[0]
+        if kind == "icount-vcpu":
+            v = _ints(_fields(words[1:], kind), kind)
+            vcpus.append({"cpu": v.get("cpu")} | {k: v.get(k) for k in VCPU_KEYS})
+        elif kind == "icount-vcpu-samples":
+            head = _ints(_fields(words[1:2], kind), kind)
+            n = head.get("cpus", 0)
+            vsamples = {"cpus": n, "samples": _samples(words[2:], 1 + 2 * n, kind)}
+        elif kind == "hddmodel-accounting":
+            devices.append(_ints(_fields(words[1:], kind), kind, skip=("node",)))
+        elif kind == "hddmodel-samples":
+            node = _fields(words[1:2], kind).get("node")
+            dsamples[node] = _samples(words[2:], len(DEVICE_SAMPLE_KEYS), kind)
+    if not vcpus and not devices:
+        return None
+    for d in devices:
+        d["samples"] = dsamples.get(d["node"], [])
+    return {"version": VERSION, "vcpus": vcpus,
+            "vcpu_samples": vsamples or {"cpus": len(vcpus), "samples": []},
+            "devices": devices}
+
+
+# ---- the measured window ---------------------------------------------------
+
+def _at(samples, t):
+    """The last sample at or before t (the first if none is)."""
+    best = samples[0]
+    for s in samples:
+        if s[0] <= t:
+            best = s
+        else:
+            break
+    return best
+
+
+def iops_series(log_text, interval_ms):
+    """fio's per-job IOPS logs ("# FILE" before each job's lines "TIME_MS,
+    IOPS, DIR, BS, OFFSET[, PRIO]") summed over the jobs per interval:
+    [(end of interval in s, IOPS)]."""
+    buckets = {}
+    for line in log_text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split(",")]
+        try:
+            t, v = int(parts[0]), int(parts[1])
+        except (ValueError, IndexError):
+            raise Malformed(f"fio IOPS log: '{line:.40}' is not 'TIME, IOPS, ...'")
+        k = max(1, round(t / interval_ms))
+        buckets[k] = buckets.get(k, 0) + v
+    return [(k * interval_ms / 1000, buckets[k]) for k in sorted(buckets)]
+
+
+def device_series(samples, start):
+    """The drive's completions per second between its samples from start
+    on: [(end of interval in s, IOPS)]."""
+    out = []
+    prev = None
+    for s in samples:
+        if s[0] < start:
+            prev = s
+            continue
+        if prev is not None and s[0] > prev[0]:
+            out.append(((s[0] - start) / 1e9, (s[5] - prev[5]) * 1e9 / (s[0] - prev[0])))
+        prev = s
+    return out
+
+
+def steadiness(series):
+    """(steady, change of the last half's mean against the first half's)
+    of a throughput series, or (None, None) when it has fewer than 4
+    points."""
+    if len(series) < 4:
+        return None, None
+    half = len(series) // 2
+    a = sum(v for _, v in series[:half]) / half
+    b = sum(v for _, v in series[-half:]) / half
+    if a == 0:
+        return (b == 0), None
+    change = (b - a) / a
+    return abs(change) <= STEADY_BOUND, round(change, 4)
+
+
+def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
+    """What the report shows of a cell's accounting (None without one)."""
+    if not acct or not acct.get("vcpus"):
+        return None
+    end = max(v["clock_ns"] for v in acct["vcpus"])
+    window = min(int(runtime_s * 1e9), end) if runtime_s else end
+    start = end - window
+    vs = acct.get("vcpu_samples") or {}
+    # from the last sample at or before the window's start to exit
+    first = _at(vs["samples"], start) if vs.get("samples") else None
+    span = max(end - (first[0] if first else 0), 1)
+    vcpus = []
+    for i, v in enumerate(acct["vcpus"]):
+        # instructions per ns: the ratio of the totals (the clock runs ipns
+        # instructions per ns of each vCPU's own time)
+        ipns = v["insns"] / v["run_ns"] if v["run_ns"] else 1
+        insns0, spun0 = ((first[1 + 2 * i], first[2 + 2 * i])
+                         if first and i < vs.get("cpus", 0) else (0, 0))
+        run = (v["insns"] - insns0) / ipns
+        spun = (v["spun_insns"] - spun0) / ipns
+        vcpus.append({"cpu": v["cpu"], "executing": _share(run, span),
+                      "spun": _share(spun, span),
+                      "halted": _share(max(span - run - spun, 0), span),
+                      "insns": v["insns"] - insns0, "irqs": v["irqs"], "ipis": v["ipis"]})
+    devices = []
+    for d in acct.get("devices") or []:
+        last = [d["clock_ns"], d["front_busy_ns"], d["front_depth_ns"], d["model_busy_ns"],
+                d["model_depth_ns"], d["completed"]]
+        # from the last sample at or before the window's start to exit
+        s0 = _at(d["samples"], start) if d.get("samples") else [0] * 6
+        s1 = last
+        span = max(s1[0] - s0[0], 1)
+        devices.append({
+            "node": d["node"], "window_s": round(span / 1e9, 6),
+            "busy": _share(s1[3] - s0[3], span),
+            "front_busy": _share(s1[1] - s0[1], span),
+            "front_depth_mean": round((s1[2] - s0[2]) / span, 3), "front_depth_max": d["front_max"],
+            "model_depth_mean": round((s1[4] - s0[4]) / span, 3), "model_depth_max": d["model_max"],
+            "iops": round((s1[5] - s0[5]) * 1e9 / span, 1),
+            "submit_wait_us": _mean_us(d["submit_wait_ns"], d["submitted"]),
+            "submit_wait_max_us": d["submit_wait_max_ns"] / 1000,
+            "complete_delay_us": _mean_us(d["complete_delay_ns"], d["completed"]),
+            "complete_delay_max_us": d["complete_delay_max_ns"] / 1000})
+    if iops_log is not None and iops_log_ms:
+        series, source = iops_series(iops_log, iops_log_ms), "fio's IOPS log"
+    elif acct.get("devices") and acct["devices"][0].get("samples"):
+        series = device_series(acct["devices"][0]["samples"], start)
+        source = "the drive's completions"
+    else:
+        series, source = [], None
+    steady, change = steadiness(series)
+    return {"version": VERSION, "window_s": round(window / 1e9, 6),
+            "clock_s": round(end / 1e9, 6), "vcpus": vcpus, "devices": devices,
+            "throughput": {"source": source, "series": [[round(t, 4), round(v, 1)]
+                                                        for t, v in series]},
+            "steady": steady, "steady_change": change, "steady_bound": STEADY_BOUND,
+            "bound_by": bound_by(vcpus, devices)}
+
+
+def _share(part, whole):
+    return round(min(max(part / whole, 0.0), 1.0), 4) if whole else None
+
+
+def _mean_us(total_ns, n):
+    return round(total_ns / n / 1000, 3) if n else None
+
+
+def bound_by(vcpus, devices):
+    """"device" when the drive held a command BOUND_BUSY of the window,
+    "vCPUs" when the vCPUs executed or spun that much (mean over them),
+    the busier of the two when both did, else "neither" (a cell waiting on
+    something else: a lock it sleeps on, a timer, too few I/Os in flight)."""
+    cpu = (sum(v["executing"] + v["spun"] for v in vcpus) / len(vcpus)) if vcpus else 0
+    dev = max((d["busy"] or 0 for d in devices), default=0)
+    if max(cpu, dev) < BOUND_BUSY:
+        return "neither"
+    return "device" if dev >= cpu else "vCPUs"
+
+
+# ---- the report ------------------------------------------------------------
+
+def _pct(v):
+    return "-" if v is None else f"{100 * v:.1f}%"
+
+
+def _num(v):
+    return "-" if v is None else f"{v:,.3f}".rstrip("0").rstrip(".") if isinstance(v, float) \
+        else f"{v:,}"
+
+
+def markdown(cell_id, s):
+    """The report's lines for one cell's accounting summary."""
+    if not s:
+        return [f"time accounting, `{cell_id}`: none (a QEMU without platter's accounting)",
+                ""]
+    st = ("steady" if s["steady"] else "**not steady**" if s["steady"] is False
+          else "steadiness unknown (fewer than 4 intervals)")
+    if s["steady_change"] is not None:
+        st += (f" (last half {100 * s['steady_change']:+.1f}% against the first, "
+               f"bound ±{100 * s['steady_bound']:.0f}%)")
+    src = s["throughput"]["source"]
+    md = [f"time accounting, `{cell_id}`: the last {s['window_s']:g} s of "
+          f"{s['clock_s']:g} s of virtual time; bound by **{s['bound_by']}**; {st}"
+          + (f", from {src}" if src else ""), "",
+          "| vCPU | executing | spun | halted | instructions | interrupts (whole run) "
+          "| IPIs (whole run) |",
+          "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for v in s["vcpus"]:
+        md.append(f"| {v['cpu']} | {_pct(v['executing'])} | {_pct(v['spun'])} | "
+                  f"{_pct(v['halted'])} | {v['insns']:,} | {v['irqs']:,} | {v['ipis']:,} |")
+    if s["devices"]:
+        md += ["", "| drive | busy | idle | front-end queue mean / max | model queue mean / max "
+               "| arrival -> model mean / max (us) | completion -> front end mean / max (us) "
+               "| IOPS at the drive |",
+               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for d in s["devices"]:
+            idle = None if d["busy"] is None else 1 - d["busy"]
+            md.append(f"| {d['node']} | {_pct(d['busy'])} | {_pct(idle)} | "
+                      f"{_num(d['front_depth_mean'])} / {d['front_depth_max']} | "
+                      f"{_num(d['model_depth_mean'])} / {d['model_depth_max']} | "
+                      f"{_num(d['submit_wait_us'])} / {_num(d['submit_wait_max_us'])} | "
+                      f"{_num(d['complete_delay_us'])} / {_num(d['complete_delay_max_us'])} | "
+                      f"{_num(d['iops'])} |")
+    return md + [""]
+
+
+def throughput_chart(title, curves, path):
+    """curves: [(name, colour, [(s, IOPS)])]: throughput against virtual
+    time, linear axes from 0.  False (nothing written) without points."""
+    pts = [p for _, _, c in curves for p in c]
+    if not pts:
+        return False
+    w, h, left, top, pw, ph = 620, 340, 80, 40, 510, 230
+    tmax = max(t for t, _ in pts) or 1
+    vmax = max(v for _, v in pts) or 1
+
+    def xy(t, v):
+        return left + pw * t / tmax, top + ph - ph * v / vmax
+    out = [f'<text x="{w / 2:.1f}" y="20" text-anchor="middle" font-size="14">'
+           f'{html.escape(title)}</text>',
+           f'<text x="{left + pw / 2:.1f}" y="{top + ph + 34:.1f}" text-anchor="middle">'
+           'virtual time in the window (s)</text>']
+    for i in range(5):
+        v = vmax * i / 4
+        _, y = xy(0, v)
+        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 5}" y="{y + 4:.1f}" text-anchor="end">'
+                   f'{v:,.0f}</text>')
+        x, _ = xy(tmax * i / 4, 0)
+        out.append(f'<text x="{x:.1f}" y="{top + ph + 16:.1f}" text-anchor="middle">'
+                   f'{tmax * i / 4:.3g}</text>')
+    y = top + ph + 56
+    for k, (name, colour, c) in enumerate(curves):
+        if c:
+            d = " ".join(("M" if j == 0 else "L") + "%.1f,%.1f" % xy(*p)
+                         for j, p in enumerate(c))
+            out.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        out.append(f'<rect x="{left + 200 * k}" y="{y - 10}" width="14" height="4" '
+                   f'fill="{colour}"/><text x="{left + 200 * k + 20}" y="{y}">'
+                   f'{html.escape(name)}</text>')
+    with open(path, "w") as f:
+        f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+                f'font-family="sans-serif" font-size="12">\n'
+                f'<rect width="{w}" height="{h}" fill="white"/>\n' + "\n".join(out) + "</svg>\n")
+    return True
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] != "from-qemu":
+        print("usage: accounting.py from-qemu QEMU-STDERR-FILE", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[2], "rb") as f:
+            acct = from_qemu(f.read().decode("utf-8", "replace"))
+    except OSError as e:
+        print(f"accounting.py: {argv[2]}: {e.strerror}", file=sys.stderr)
+        return 2
+    except Malformed as e:
+        print(f"accounting.py: {argv[2]}: {e}", file=sys.stderr)
+        return 1
+    if acct:
+        print(json.dumps(acct, separators=(",", ":")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

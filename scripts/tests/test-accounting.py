@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""A cell's time accounting on the host: QEMU's accounting lines (in the
+format qemu-patches 0010 and the hddmodel driver print at exit) read into
+the result's "accounting", the measured window, the steady-state flag,
+the resource that bound the cell, fio's per-interval IOPS log (made here
+by the host's own fio, the Debian fio the guest runs) and the experiment
+keys that shape a cell's phases (warmup_s, iops_log_ms, mem, timeout_s).
+Prints TAP.  usage: test-accounting.py [FIO]"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402
+import accounting  # noqa: E402
+import experiment  # noqa: E402
+import report  # noqa: E402
+
+FIO = sys.argv[1] if len(sys.argv) > 1 else None
+LIB = os.path.join(experiment.ROOT, "scripts", "lib")
+
+# Two vCPUs over 2 s of virtual time at ipns 2: vCPU 0 ran 1.8 s of the
+# last second (all of it), vCPU 1 spun 0.5 s of it; one drive, busy for
+# 0.95 s of the last second.  Samples every 0.5 s.
+QEMU_TEXT = "\n".join([
+    "some other line QEMU printed",
+    "icount-vcpu cpu=0 clock_ns=2000000000 insns=3000000000 run_ns=1500000000 "
+    "spun_insns=0 spun_ns=0 halted_ns=500000000 irqs=1000 ipis=10",
+    "icount-vcpu cpu=1 clock_ns=2000000000 insns=200000000 run_ns=100000000 "
+    "spun_insns=1000000000 spun_ns=500000000 halted_ns=1400000000 irqs=300 ipis=40",
+    "icount-vcpu-samples cpus=2 0:0:0:0:0 500000000:500000000:0:100000000:0 "
+    "1000000000:1000000000:0:200000000:0 1500000000:2000000000:0:200000000:500000000",
+    "hddmodel-accounting node=platter0 clock_ns=2000000000 front_busy_ns=1000000000 "
+    "front_depth_ns=3000000000 front_max=8 model_busy_ns=1000000000 "
+    "model_depth_ns=2000000000 model_max=4 submitted=2000 submit_wait_ns=2000000 "
+    "submit_wait_max_ns=50000 completed=2000 complete_delay_ns=0 "
+    "complete_delay_max_ns=0 reads=0 writes=2000",
+    "hddmodel-samples node=platter0 0:0:0:0:0:0 500000000:0:0:0:0:0 "
+    "1000000000:50000000:100000000:50000000:100000000:100 "
+    "1500000000:525000000:1575000000:525000000:1050000000:1050",
+    ""])
+
+
+def tap_tmp(fn):
+    with tempfile.TemporaryDirectory() as tmp:
+        fn(tmp)
+
+
+def acct():
+    return accounting.from_qemu(QEMU_TEXT)
+
+
+def check_from_qemu():
+    a = acct()
+    assert a["version"] == 1 and len(a["vcpus"]) == 2, a
+    assert a["vcpus"][1]["spun_insns"] == 1000000000 and a["vcpus"][0]["ipis"] == 10
+    assert a["vcpu_samples"]["cpus"] == 2 and len(a["vcpu_samples"]["samples"]) == 4
+    d = a["devices"][0]
+    assert d["node"] == "platter0" and d["model_max"] == 4 and d["writes"] == 2000, d
+    assert len(d["samples"]) == 4 and d["samples"][3][5] == 1050
+    assert accounting.from_qemu("qemu: nothing of ours\n") is None
+
+
+def check_malformed():
+    for text in ("icount-vcpu cpu=0 clock_ns=x", "icount-vcpu cpu",
+                 "icount-vcpu-samples cpus=2 1:2:3",
+                 "hddmodel-samples node=a 1:2"):
+        try:
+            accounting.from_qemu(text)
+        except accounting.Malformed:
+            continue
+        raise AssertionError(f"accepted: {text}")
+
+
+def check_command_line(tmp):
+    """run-guest's way in: the JSON on stdout, nothing without lines, one
+    error line for a bad one."""
+    def run(text):
+        path = os.path.join(tmp, "qemu.out")
+        with open(path, "w") as f:
+            f.write(text)
+        return subprocess.run([sys.executable, os.path.join(LIB, "accounting.py"),
+                               "from-qemu", path], capture_output=True, text=True)
+    p = run(QEMU_TEXT)
+    assert p.returncode == 0 and json.loads(p.stdout) == acct(), p
+    p = run("nothing\n")
+    assert p.returncode == 0 and p.stdout == "", p
+    p = run("icount-vcpu cpu=zero\n")
+    assert p.returncode == 1 and p.stdout == "" and len(p.stderr.splitlines()) == 1, p
+
+
+def check_window():
+    """The last second: vCPU 0 executed all of it, vCPU 1 spun half of it;
+    the drive was busy 0.95 of it (the last sample at or before its start
+    to exit)."""
+    s = accounting.summary(acct(), 1)
+    assert s["window_s"] == 1 and s["clock_s"] == 2, s
+    v0, v1 = s["vcpus"]
+    assert v0["executing"] == 1.0 and v0["spun"] == 0 and v0["halted"] == 0, v0
+    assert v1["executing"] == 0 and v1["spun"] == 0.5 and v1["halted"] == 0.5, v1
+    assert v0["insns"] == 2000000000, v0
+    d = s["devices"][0]
+    assert d["busy"] == 0.95 and d["model_depth_mean"] == 1.9, d
+    assert d["iops"] == 1900 and d["submit_wait_us"] == 1.0, d
+    # over the whole run instead: vCPU 0 executed 1.5 of 2 s
+    s = accounting.summary(acct(), None)
+    assert s["vcpus"][0]["executing"] == 0.75, s["vcpus"][0]
+
+
+def check_bound():
+    busy = [{"executing": 0.95, "spun": 0.0}]
+    idle = [{"executing": 0.2, "spun": 0.1}]
+    assert accounting.bound_by(busy, [{"busy": 0.5}]) == "vCPUs"
+    assert accounting.bound_by(idle, [{"busy": 0.97}]) == "device"
+    assert accounting.bound_by(idle, [{"busy": 0.5}]) == "neither"
+    assert accounting.bound_by(busy, [{"busy": 0.99}]) == "device"
+    # the fixture: the drive busy 0.95 of the window, the vCPUs 0.75
+    assert accounting.summary(acct(), 1)["bound_by"] == "device"
+
+
+def check_steady():
+    flat = [(t / 10, 1000 + (t % 2)) for t in range(1, 11)]
+    rising = [(t / 10, 1000 if t <= 5 else 1200) for t in range(1, 11)]
+    assert accounting.steadiness(flat) == (True, -0.0002), accounting.steadiness(flat)
+    ok, change = accounting.steadiness(rising)
+    assert ok is False and change == 0.2, (ok, change)
+    assert accounting.steadiness(flat[:3]) == (None, None)
+    # from the drive's completions when there is no fio log: 100 in the
+    # first 0.5 s of the fixture's window, 950 in the next
+    s = accounting.summary(acct(), 1)
+    assert s["throughput"]["source"] == "the drive's completions", s["throughput"]
+    assert s["steady"] is None, s
+    md = "\n".join(accounting.markdown("c", s))
+    assert "bound by **device**" in md and "steadiness unknown" in md, md
+    s["steady"], s["steady_change"] = False, 0.2
+    md = "\n".join(accounting.markdown("c", s))
+    assert "**not steady** (last half +20.0% against the first, bound ±10%)" in md, md
+
+
+def check_fio_log(tmp):
+    """fio's own per-interval IOPS logs (two jobs) summed per interval."""
+    if not FIO:
+        raise AssertionError("no fio given (the meson test passes the host's)")
+    job = os.path.join(tmp, "job.fio")
+    with open(job, "w") as f:
+        f.write("[global]\nioengine=psync\nrw=write\nbs=4k\nsize=64m\ntime_based=1\n"
+                "runtime=1\nrate_iops=500\n[a]\n[b]\n")
+    out = subprocess.run([FIO, "--output-format=json", f"--directory={tmp}",
+                          f"--write_iops_log={tmp}/platter", "--log_avg_msec=100", job],
+                         check=True, capture_output=True, text=True).stdout
+    ios = sum(j["write"]["total_ios"] for j in json.loads(out)["jobs"])
+    text = ""
+    for n in (1, 2):
+        with open(f"{tmp}/platter_iops.{n}.log") as f:
+            text += f"# platter_iops.{n}.log\n" + f.read()
+    series = accounting.iops_series(text, 100)
+    assert len(series) >= 8, series
+    # the intervals' IOPS over 0.1 s each add up to what fio counted (its
+    # rate follows host time, loaded or not: no figure is fixed)
+    logged = sum(v for _, v in series) * 0.1
+    assert abs(logged - ios) <= 0.25 * ios, (series, ios)
+    try:
+        accounting.iops_series("12, x, 1, 4096, 0\n", 100)
+        raise AssertionError("a bad log line was accepted")
+    except accounting.Malformed:
+        pass
+
+
+# the guest's target library, stubbed: the host's fio runs in a directory
+TARGET_STUB = """
+target_fs=none
+target_option() { return 1; }
+target_up() { TARGET=/mnt; }
+target_down() { :; }
+target_device_json() { printf '{}'; }
+target_params_json() { printf '"fs":"none"'; }
+gz_b64() { gzip -c < "$1" | base64 | tr -d '\\n'; }
+"""
+
+
+def check_guest_fio_test(tmp):
+    """The guest's fio test (guest-tests/initramfs/tests/fio) run on the
+    host with the host's fio, its target stubbed and its paths moved into
+    a directory: --ramp-ms and --iops-log-ms reach fio, and the jobs' IOPS
+    logs come back in the result, which decodes and sums per interval."""
+    if not FIO:
+        raise AssertionError("no fio given (the meson test passes the host's)")
+    src = os.path.join(experiment.ROOT, "guest-tests", "initramfs", "tests", "fio")
+    with open(src) as f:
+        script = f.read()
+    for d in ("lib", "in", "tmp", "mnt", "bin"):
+        os.makedirs(os.path.join(tmp, d))
+    with open(os.path.join(tmp, "lib", "target.sh"), "w") as f:
+        f.write(TARGET_STUB)
+    with open(os.path.join(tmp, "in", "job.fio"), "w") as f:
+        f.write("[global]\nioengine=psync\nrw=write\nbs=4k\nsize=16m\ntime_based=1\n"
+                "rate_iops=200\n[a]\n[b]\n")
+    os.symlink(FIO, os.path.join(tmp, "bin", "fio"))
+    script = (script.replace("/tmp/", f"{tmp}/tmp/").replace("/platter/lib/", f"{tmp}/lib/")
+              .replace("/platter/in", f"{tmp}/in")
+              .replace("--directory=/mnt", f"--directory={tmp}/mnt"))
+    path = os.path.join(tmp, "fio-test")
+    with open(path, "w") as f:
+        f.write(script)
+    env = dict(os.environ, PATH=f"{tmp}/bin:" + os.environ["PATH"])
+    p = subprocess.run(["sh", path, "--job-file", "job.fio", "--runtime", "1",
+                        "--ramp-ms", "200", "--iops-log-ms", "100"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr[-800:]
+    res, err = experiment.decode_guest(json.loads(p.stdout))
+    assert err is None and "iops_log" in res, (err, sorted(res))
+    assert res["iops_log"].count("# platter_iops.") == 2, res["iops_log"][:200]
+    # what the log says the jobs did, against fio's own count (the host's
+    # fio keeps its rate on host time, loaded or not: no figure is fixed)
+    series = accounting.iops_series(res["iops_log"], 100)
+    ios = sum(j["write"]["total_ios"] for j in res["fio"]["jobs"])
+    logged = sum(v for _, v in series) * 0.1
+    assert len(series) >= 8 and abs(logged - ios) <= 0.25 * ios, (series, ios)
+    opts = res["fio"].get("global options", {})
+    assert opts.get("ramp_time") == "200ms" and opts.get("log_avg_msec") == "100", opts
+    bad = subprocess.run(["sh", path, "--job-file", "job.fio", "--iops-log-ms", "1s"],
+                         capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "whole milliseconds" in bad.stderr, bad
+
+
+def check_summarize():
+    """A guest result with accounting: the cell's summary carries it, and
+    the report's section shows it."""
+    res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
+           "lat_us": {"avg": 1.0}, "accounting": acct()}
+    s = experiment.summarize(res)
+    assert s["accounting"]["window_s"] == 1 and s["accounting"]["bound_by"] == "device", s
+    bad = experiment.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
+    assert "does not read" in bad["accounting"]["error"], bad
+
+
+def check_report(tmp):
+    res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
+           "lat_us": {"avg": 1.0}, "accounting": acct()}
+    cell = {"id": "w.p.d.base", "variant": "base", "guest": {"summary": experiment.summarize(res)}}
+    s = cell["guest"]["summary"]["accounting"]
+    s["throughput"]["series"] = [[0.1, 5.0], [0.2, 6.0]]
+    md = report.accounting_section((cell, None), "w", "time-w", tmp)
+    text = "\n".join(md)
+    assert "| 1 | 0.0% | 50.0% | 50.0% |" in text, text
+    assert "![throughput over time](time-w.svg)" in text, text
+    with open(os.path.join(tmp, "time-w.svg")) as f:
+        assert "<path" in f.read()
+
+
+def spec(**extra):
+    wl = {"name": "w", "test": "fio"}
+    wl.update(extra.pop("workload", {}))
+    dev = {"frontend": "nvme"}
+    dev.update(extra.pop("device", {}))
+    return dict({"name": "e", "pairs": [["base", "fops"]], "devices": [dev],
+                 "profiles": ["990pro"], "workloads": [wl]}, **extra)
+
+
+def refused(s, words):
+    try:
+        experiment.check_experiment(s, "x.json", base_dir=None)
+    except SystemExit as e:
+        msg = str(e)
+        assert all(w in msg for w in words) and "\n" not in msg, msg
+        return
+    raise AssertionError(f"accepted: {s}")
+
+
+def check_keys():
+    """warmup_s and iops_log_ms reach the guest's fio as milliseconds, mem
+    reaches run-guest, timeout_s replaces the computed guard; bad values
+    are one line naming the key."""
+    exp = experiment.check_experiment(
+        spec(workload={"warmup_s": 2.5, "iops_log_ms": 100}, device={"mem": "4G", "smp": 8},
+             timeout_s=5000, runtime=1), "x.json", base_dir=None)
+    cell = experiment.cells(exp)[0]
+    cmd = experiment.guest_command(cell, 1)
+    tail = cmd[cmd.index("--"):]
+    assert tail[tail.index("--ramp-ms") + 1] == "2500", tail
+    assert tail[tail.index("--iops-log-ms") + 1] == "100", tail
+    assert cmd[cmd.index("--mem") + 1] == "4G" and cmd[cmd.index("--timeout") + 1] == "5000"
+    # without timeout_s: the guard grows with smp x ipns and the warm-up
+    cell["timeout_s"] = None
+    assert experiment.cell_timeout_s(cell, 1) == experiment.guest_timeout_s(
+        cell["device"], 3.5) == 1800 + 12 * 8 * 3.5 // 1
+    refused(spec(workload={"warmup_s": 0}), ["warmup_s", "duration"])
+    refused(spec(workload={"iops_log_ms": "100"}), ["iops_log_ms", "whole ms"])
+    refused(spec(workload={"iops_log_ms": 0}), ["iops_log_ms"])
+    refused(spec(device={"mem": "4T"}), ["mem", "512M or 4G"])
+    refused(spec(timeout_s=0), ["timeout_s", "whole host seconds"])
+    refused(spec(workload={"test": "dsync", "warmup_s": 1}), ["warmup_s", "does not apply"])
+
+
+tap.run([("QEMU's accounting lines read", check_from_qemu),
+         ("a malformed line is refused", check_malformed),
+         ("accounting.py from-qemu (run-guest's way in)",
+          lambda: tap_tmp(check_command_line)),
+         ("the measured window: shares per vCPU and of the drive", check_window),
+         ("the resource that bound the cell", check_bound),
+         ("steady and not steady", check_steady),
+         ("fio's per-interval IOPS log", lambda: tap_tmp(check_fio_log)),
+         ("the guest's fio test: warm-up and IOPS log reach fio and come back",
+          lambda: tap_tmp(check_guest_fio_test)),
+         ("a cell's summary carries its accounting", check_summarize),
+         ("the report's accounting section and plot", lambda: tap_tmp(check_report)),
+         ("experiment keys: warmup_s, iops_log_ms, mem, timeout_s", check_keys)])
