@@ -89,8 +89,9 @@ static void sata_stop(Sata *s)
 static bool cmd_busy(Sata *s, AHCICommand *cmd, bool ncq)
 {
     uint32_t bit = 1u << ahci_command_slot(cmd);
+    uint32_t tfd = ahci_px_rreg(s->ahci, s->port, AHCI_PX_TFD);
 
-    return (ahci_px_rreg(s->ahci, s->port, AHCI_PX_TFD) & AHCI_PX_TFD_STS_BSY) ||
+    return (tfd & AHCI_PX_TFD_STS_BSY) ||
            (ahci_px_rreg(s->ahci, s->port, AHCI_PX_CI) & bit) ||
            (ncq && (ahci_px_rreg(s->ahci, s->port, AHCI_PX_SACT) & bit));
 }
