@@ -17,6 +17,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bswap.h"
 #include "libqos/ahci.h"
 #include "hddmodel-rig.h"
 
