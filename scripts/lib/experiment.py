@@ -619,13 +619,20 @@ def check_seed(seed, where):
                     bad(f"{w}.{k}", f"{v!r:.60} is not a non-negative number")
 
 
-def default_matrix(base, patched, declares=None):
+# the default matrix's devices a `--devices` list must name to get: sata
+# cells need their own kernels (frontend=sata), so only those who ask
+# build them
+ON_REQUEST_DEVICES = [{"frontend": "sata"}, {"frontend": "sata", "libata_fua": "1"}]
+
+
+def default_matrix(base, patched, declares=None, devices=None):
     """The matrix `platter compare --base K --patched K` runs without an
     experiment file: O_DSYNC 4 KiB direct writes, sequential and random,
     on the st20000nm007d profile behind each front end (NVMe and scsi-hd
-    with native FUA, virtio-blk without).  declares: {kernel: behaviours}
-    (--base-declares/--patched-declares).  Paths in the specs start at the
-    current directory."""
+    with native FUA, virtio-blk without; sata and sata-libata-fua when
+    devices, the --devices names, asks for them).  declares: {kernel:
+    behaviours} (--base-declares/--patched-declares).  Paths in the specs
+    start at the current directory."""
     spec = {"name": "compare",
             "description": f"{base} against {patched}: O_DSYNC 4 KiB direct writes on the "
                            "modeled ST20000NM007D behind each front end",
@@ -637,6 +644,7 @@ def default_matrix(base, patched, declares=None):
                           {"name": "rand", "test": "dsync",
                            "args": ["--pattern", "rand", "--span", "100G"]}],
             "runtime": 10}
+    spec["devices"] += [d for d in ON_REQUEST_DEVICES if device_name(d) in (devices or ())]
     if declares:
         spec["kernels"] = declares
     return check_experiment(spec, "--base/--patched", base_dir=os.getcwd())

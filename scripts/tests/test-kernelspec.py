@@ -404,6 +404,12 @@ def test_frontend_option(tmp):
     assert "fua:1" in cmd[cmd.index("--expect") + 1], cmd
     cmd = experiment.guest_command(cells[0], 1)
     assert "fua:0" in cmd[cmd.index("--expect") + 1] and "--kernel-arg" not in cmd, cmd
+    # the default matrix runs sata only when --devices names it
+    names = [experiment.device_name(d) for d in experiment.default_matrix("base", "fops")["devices"]]
+    assert "sata" not in names, names
+    names = [experiment.device_name(d) for d in
+             experiment.default_matrix("base", "fops", devices=["sata-libata-fua"])["devices"]]
+    assert names[-1] == "sata-libata-fua" and "sata" not in names, names
     spec["devices"] = [{"frontend": "nvme", "libata_fua": "1"}]
     try:
         experiment.check_experiment(spec, "t", base_dir=tmp)
