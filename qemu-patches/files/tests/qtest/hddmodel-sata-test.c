@@ -216,6 +216,7 @@ static void test_identify(void)
 static void test_ncq_fua(void)
 {
     Sata *s = sata_start("fua=on");
+    bool destaged;
     QDict *cut;
 
     write_io(s, 1000, true, true);
@@ -225,9 +226,11 @@ static void test_ncq_fua(void)
     g_assert_cmpuint(node_stat(s->r, SATA_NODE, "writes"), ==, 2);
     g_assert_cmpuint(node_stat(s->r, SATA_NODE, "fua-writes"), ==, 1);
 
+    /* (a profile may have written the cached write back already) */
+    destaged = node_stat(s->r, SATA_NODE, "destages") > 0;
     cut = power_cut(s->r, SATA_NODE);
     g_assert_false(cut_lost(cut, 1000 * SECTOR, IO_BYTES));
-    g_assert_true(cut_lost(cut, 5000 * SECTOR, IO_BYTES));
+    g_assert_true(destaged || cut_lost(cut, 5000 * SECTOR, IO_BYTES));
     qobject_unref(cut);
     sata_stop(s);
 }
