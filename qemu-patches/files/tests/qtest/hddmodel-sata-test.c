@@ -46,7 +46,8 @@ typedef struct Sata {
 
 /*
  * The rig plus an ICH9 AHCI at 1f.2 (where libqos looks for it) with an
- * ide-hd on its own hddmodel node; write cache on.
+ * ide-hd (more properties: ide_opts) on its own hddmodel node, whose
+ * write cache is on.
  */
 static Sata *sata_start(const char *ide_opts)
 {
@@ -60,9 +61,9 @@ static Sata *sata_start(const char *ide_opts)
         "-blockdev driver=hddmodel,node-name=%s,profile=%s,profile-dir=%s,"
         "fua=on,write-cache=on,file.driver=file,file.filename=%s "
         "-device ide-hd,drive=%s,bus=ahci0.0,serial=platter3,"
-        "rotation_rate=7200,write-cache=on%s%s ",
+        "rotation_rate=7200,%s ",
         SATA_NODE, profile_name(), profile_dir(), s->img, SATA_NODE,
-        *ide_opts ? "," : "", ide_opts);
+        ide_opts);
     s->r = rig_start_full(NULL, true, "", more);
     s->ahci = g_new0(AHCIQState, 1);
     s->ahci->parent = s->r->qs;
@@ -188,7 +189,7 @@ static void identify(Sata *s, uint16_t *id)
 static void test_identify(void)
 {
     uint16_t id[SECTOR / 2];
-    Sata *s = sata_start("fua=on,ncq-depth=16");
+    Sata *s = sata_start("fua=on,ncq-depth=16,write-cache=on");
 
     identify(s, id);
     g_assert_cmphex(id[ID_CFSSE] & 0xc000, ==, 0x4000);
@@ -215,7 +216,7 @@ static void test_identify(void)
  */
 static void test_ncq_fua(void)
 {
-    Sata *s = sata_start("fua=on");
+    Sata *s = sata_start("fua=on,write-cache=on");
     bool destaged;
     QDict *cut;
 
@@ -242,7 +243,7 @@ static void test_ncq_fua(void)
  */
 static void test_write_dma_fua_ext(void)
 {
-    Sata *s = sata_start("fua=on");
+    Sata *s = sata_start("fua=on,write-cache=on");
     AHCICommand *cmd;
     uint64_t buf;
     uint32_t tfd;
@@ -252,7 +253,7 @@ static void test_write_dma_fua_ext(void)
     g_assert_cmpuint(node_stat(s->r, SATA_NODE, "flushes"), ==, 0);
     sata_stop(s);
 
-    s = sata_start("fua=off");
+    s = sata_start("fua=off,write-cache=on");
     cmd = write_cmd(s, 2000, false, true, &buf);
     ahci_command_issue_async(s->ahci, cmd);
     cmd_wait(s, cmd, false);
@@ -273,7 +274,7 @@ static void test_write_dma_fua_ext(void)
  */
 static void test_flush_not_queued(void)
 {
-    Sata *s = sata_start("fua=on");
+    Sata *s = sata_start("fua=on,write-cache=on");
     AHCICommand *w, *f;
     uint16_t id[SECTOR / 2];
     uint64_t buf;
