@@ -53,6 +53,7 @@ static Sata *sata_start(const char *ide_opts)
 {
     Sata *s = g_new0(Sata, 1);
     g_autofree char *more = NULL;
+    uint16_t id[SECTOR / 2];
     uint32_t fingerprint;
 
     s->img = make_image();
@@ -73,6 +74,11 @@ static Sata *sata_start(const char *ide_opts)
     ahci_hba_enable(s->ahci);
     s->port = ahci_port_select(s->ahci);
     ahci_port_clear(s->ahci, s->port);
+    /*
+     * a first command, as a host's driver sends (IDENTIFY), clears the
+     * error register's reset signature that NCQ's FIS would otherwise show
+     */
+    ahci_io(s->ahci, s->port, CMD_IDENTIFY, id, sizeof(id), 0);
     return s;
 }
 
@@ -87,15 +93,43 @@ static void sata_stop(Sata *s)
     g_free(s);
 }
 
-/* Is the command still in flight (busy, issued, or queued and active)? */
+/*
+ * Is the command still in flight?  NCQ: until its PxSACT bit clears (PxCI
+ * clears when it is queued).  Otherwise: while busy or issued, unless the
+ * device reported an error (the HBA then leaves PxCI set until the host
+ * restarts the port: AHCI 1.3 6.2.2.1).
+ */
 static bool cmd_busy(Sata *s, AHCICommand *cmd, bool ncq)
 {
     uint32_t bit = 1u << ahci_command_slot(cmd);
     uint32_t tfd = ahci_px_rreg(s->ahci, s->port, AHCI_PX_TFD);
 
-    return (tfd & AHCI_PX_TFD_STS_BSY) ||
-           (ahci_px_rreg(s->ahci, s->port, AHCI_PX_CI) & bit) ||
-           (ncq && (ahci_px_rreg(s->ahci, s->port, AHCI_PX_SACT) & bit));
+    if (ncq) {
+        return ahci_px_rreg(s->ahci, s->port, AHCI_PX_SACT) & bit;
+    }
+    return !(tfd & AHCI_PX_TFD_STS_ERR) &&
+           ((tfd & AHCI_PX_TFD_STS_BSY) ||
+            (ahci_px_rreg(s->ahci, s->port, AHCI_PX_CI) & bit));
+}
+
+/*
+ * Error recovery (AHCI 1.3 6.2.2.1): stop the port (which clears PxCI),
+ * clear the error interrupts, start it again; then one good command that
+ * is not queued (IDENTIFY) clears the device's error status, which the
+ * next NCQ command's FIS would otherwise repeat.
+ */
+static void port_recover(Sata *s)
+{
+    uint16_t id[SECTOR / 2];
+
+    ahci_px_clr(s->ahci, s->port, AHCI_PX_CMD, AHCI_PX_CMD_ST);
+    g_assert_cmphex(ahci_px_rreg(s->ahci, s->port, AHCI_PX_CMD) &
+                    AHCI_PX_CMD_CR, ==, 0);
+    ahci_px_wreg(s->ahci, s->port, AHCI_PX_SERR,
+                 ahci_px_rreg(s->ahci, s->port, AHCI_PX_SERR));
+    ahci_port_clear(s->ahci, s->port);
+    ahci_px_set(s->ahci, s->port, AHCI_PX_CMD, AHCI_PX_CMD_ST);
+    ahci_io(s->ahci, s->port, CMD_IDENTIFY, id, sizeof(id), 0);
 }
 
 /*
@@ -276,7 +310,6 @@ static void test_flush_not_queued(void)
 {
     Sata *s = sata_start("fua=on,write-cache=on");
     AHCICommand *w, *f;
-    uint16_t id[SECTOR / 2];
     uint64_t buf;
     uint32_t tfd;
     QDict *cut;
@@ -298,13 +331,7 @@ static void test_flush_not_queued(void)
     g_assert_cmpuint(node_stat(s->r, SATA_NODE, "writes"), ==, 1);
     ahci_command_free(w);
     ahci_free(s->ahci, buf);
-    /*
-     * Recovery: clear the error interrupts, then one good command that is
-     * not queued resets the device's status (the abort's ERR would
-     * otherwise show in the next NCQ command's FIS)
-     */
-    ahci_port_clear(s->ahci, s->port);
-    identify(s, id);
+    port_recover(s);
 
     write_io(s, 4000, true, false);
     f = ahci_command_create(CMD_FLUSH_CACHE);
