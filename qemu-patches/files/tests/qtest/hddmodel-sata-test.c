@@ -7,8 +7,9 @@
  * are outstanding is aborted, as ATA has it, and one issued after the
  * queue drained reaches the driver as one flush that makes every cached
  * write durable.  Stock QEMU has neither property, so every test here
- * fails on it at start-up; the NCQ FUA, WRITE DMA FUA EXT and flush
- * checks also fail on their own counters there.
+ * fails on it at start-up; with the properties taken out each still fails
+ * there on its own check (no FUA bit in IDENTIFY, no FUA write at the
+ * driver, WRITE DMA FUA EXT aborted, the flush run beside the queue).
  *
  * Copyright (C) 2026 the platter authors.
  *
