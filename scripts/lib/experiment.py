@@ -233,9 +233,15 @@ def check_profile(v, where, base_dir=""):
 # Every key a device entry takes, in one table: (type, allowed values, help).
 # None as allowed: checked by the key's own rule below.
 DEVICE_KEYS = {
-    "name": (str, None, "the device in cell ids (default: the front end; scsi-hd-dpofua-on|off)"),
-    "frontend": (str, ("nvme", "scsi-hd", "virtio-blk"), "the guest's controller"),
-    "dpofua": (str, ("on", "off"), "scsi-hd only: advertise FUA (default on)"),
+    "name": (str, None, "the device in cell ids (default: the front end; scsi-hd-dpofua-on|off; "
+                        "sata, sata-libata-fua, sata-dpofua-off)"),
+    "frontend": (str, ("nvme", "scsi-hd", "virtio-blk", "sata"),
+                 "the guest's controller (sata: ide-hd on q35's AHCI, through libata)"),
+    "dpofua": (str, ("on", "off"), "scsi-hd and sata: the front end advertises FUA (scsi-hd "
+                                   "dpofua, ide-hd fua; default on)"),
+    "libata_fua": (str, ("0", "1"), "sata only: the guest's libata.fua (default: the kernel's, "
+                                    "0 in Linux 7.3.4, when libata ignores the FUA the drive "
+                                    "advertises)"),
     "smp": (int, range(1, 33), "guest vCPUs (default 1)"),
     "ipns": (int, range(1, 100), "guest instructions per virtual ns per vCPU (default 1)"),
     "mem": (str, None, "guest memory, a size in M or G such as 4G (default 1G; "
@@ -251,7 +257,7 @@ DEVICE_KEYS = {
                                    "{\"num-queues\": 2}"),
 }
 # front-end properties run-guest sets itself (from the keys above)
-RESERVED_PROPS = ("drive", "serial", "write-cache", "dpofua", "bus", "id", "ioeventfd",
+RESERVED_PROPS = ("drive", "serial", "write-cache", "dpofua", "fua", "bus", "id", "ioeventfd",
                   "rotation_rate", "nsid", "uuid", "eui64", "nguid")
 PROP = re.compile(r"[a-z][a-z0-9_.-]*")
 PROP_VALUE = re.compile(r"[A-Za-z0-9_.:-]+")
@@ -300,8 +306,11 @@ def check_devices(devices, path, base_dir=""):
         if "mem" in dev and not MEM.fullmatch(dev["mem"]):
             raise SystemExit(f"platter: {path}: device mem={dev['mem']!r:.60} is not a size "
                              "in M or G such as 512M or 4G")
-        if "dpofua" in dev and dev["frontend"] != "scsi-hd":
-            raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd only, "
+        if "dpofua" in dev and dev["frontend"] not in ("scsi-hd", "sata"):
+            raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd and sata "
+                             f"only, not {dev['frontend']}")
+        if "libata_fua" in dev and dev["frontend"] != "sata":
+            raise SystemExit(f"platter: {path}: device libata_fua applies to sata only, "
                              f"not {dev['frontend']}")
 
 
@@ -313,11 +322,14 @@ def frontend_fua(dev):
     """Does the front end advertise FUA when the drive has a write cache?
     (Linux: NVMe does with a volatile write cache, which platter's QEMU
     reports exactly when the drive has one (qemu-patches 0008); scsi-hd
-    per DPOFUA; virtio-blk never.)"""
+    per DPOFUA; sata when the drive advertises it (ide-hd fua, qemu-patches
+    0010) and libata.fua=1 lets libata use it; virtio-blk never.)"""
     if dev["frontend"] == "nvme":
         return True
     if dev["frontend"] == "scsi-hd":
         return dev.get("dpofua", "on") == "on"
+    if dev["frontend"] == "sata":
+        return dev.get("dpofua", "on") == "on" and dev.get("libata_fua", "0") == "1"
     return False
 
 
@@ -441,12 +453,14 @@ def workload_fs(wl):
     return None
 
 
-def cell_kernel(spec, wl, where):
+def cell_kernel(spec, wl, where, dev=None):
     """The kernel spec a cell runs: with fs=FS when its workload's file
-    system comes from a fragment (btrfs), so the kernel builds it in."""
+    system comes from a fragment (btrfs), and frontend=FE when its device's
+    front end does (sata), so the kernel builds them in."""
     fs = workload_fs(wl)
     try:
-        return kernelspec.with_fs(spec, fs) if fs else spec
+        spec = kernelspec.with_fs(spec, fs) if fs else spec
+        return kernelspec.with_frontend(spec, dev["frontend"]) if dev else spec
     except kernelspec.Error as e:
         bad(where, str(e))
 
@@ -631,13 +645,20 @@ def check_seed(seed, where):
                     bad(f"{w}.{k}", f"{v!r:.60} is not a non-negative number")
 
 
-def default_matrix(base, patched, declares=None):
+# the default matrix's devices a `--devices` list must name to get: sata
+# cells need their own kernels (frontend=sata), so only those who ask
+# build them
+ON_REQUEST_DEVICES = [{"frontend": "sata"}, {"frontend": "sata", "libata_fua": "1"}]
+
+
+def default_matrix(base, patched, declares=None, devices=None):
     """The matrix `platter compare --base K --patched K` runs without an
     experiment file: O_DSYNC 4 KiB direct writes, sequential and random,
     on the st20000nm007d profile behind each front end (NVMe and scsi-hd
-    with native FUA, virtio-blk without).  declares: {kernel: behaviours}
-    (--base-declares/--patched-declares).  Paths in the specs start at the
-    current directory."""
+    with native FUA, virtio-blk without; sata and sata-libata-fua when
+    devices, the --devices names, asks for them).  declares: {kernel:
+    behaviours} (--base-declares/--patched-declares).  Paths in the specs
+    start at the current directory."""
     spec = {"name": "compare",
             "description": f"{base} against {patched}: O_DSYNC 4 KiB direct writes on the "
                            "modeled ST20000NM007D behind each front end",
@@ -649,6 +670,7 @@ def default_matrix(base, patched, declares=None):
                           {"name": "rand", "test": "dsync",
                            "args": ["--pattern", "rand", "--span", "100G"]}],
             "runtime": 10}
+    spec["devices"] += [d for d in ON_REQUEST_DEVICES if device_name(d) in (devices or ())]
     if declares:
         spec["kernels"] = declares
     return check_experiment(spec, "--base/--patched", base_dir=os.getcwd())
@@ -675,6 +697,9 @@ def device_name(dev):
         return dev["name"]
     if dev["frontend"] == "scsi-hd":
         return f"scsi-hd-dpofua-{dev.get('dpofua', 'on')}"
+    if dev["frontend"] == "sata":
+        return "sata" + ("-dpofua-off" if dev.get("dpofua", "on") == "off" else "") + \
+            ("-libata-fua" if dev.get("libata_fua") == "1" else "")
     return dev["frontend"]
 
 
@@ -722,7 +747,7 @@ def cells(exp):
                 for v in variants:
                     label = kernelspec.label(v)
                     cid = f"{wl['name']}.{profile_label(prof)}.{device_name(dev)}.{label}"
-                    kernel = cell_kernel(getattr(exp, "kernels", {}).get(v, v), wl, cid)
+                    kernel = cell_kernel(getattr(exp, "kernels", {}).get(v, v), wl, cid, dev)
                     out.append({"id": cid, "variant": label, "kernel": kernel, "device": dev,
                                 "profile": profile_label(prof),
                                 "profile_arg": profile_arg(prof, base_dir),
@@ -796,10 +821,13 @@ def cell_timeout_s(cell, runtime):
 def run_guest_prefix(kernel, dev, drive):
     """scripts/run-guest with a kernel (a spec), a front end and a drive;
     the caller appends options, the test and its arguments."""
-    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel", kernel,
+    cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel",
+           kernelspec.with_frontend(kernel, dev["frontend"]),
            "--device", dev["frontend"], "--drive-opts", drive]
-    if dev["frontend"] == "scsi-hd":
+    if dev["frontend"] in ("scsi-hd", "sata"):
         cmd += ["--dpofua", dev.get("dpofua", "on")]
+    if "libata_fua" in dev:
+        cmd += ["--kernel-arg", f"libata.fua={dev['libata_fua']}"]
     if not write_cache(dev):
         cmd += ["--write-cache", "off"]
     if dev.get("frontend_props"):

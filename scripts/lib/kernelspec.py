@@ -3,11 +3,11 @@
 one is (experiment pairs, `platter compare --base/--patched`, run-guest
 --kernel, build-kernel).  A spec is one of
 
-  NAME[,fs=FS]                  a variant (guest-tests/kernel/variants)
-  tree:PATH[@REV][,config=FILE][,fs=FS]
+  NAME[,fs=FS][,frontend=FE]    a variant (guest-tests/kernel/variants)
+  tree:PATH[@REV][,config=FILE][,fs=FS][,frontend=FE]
                                 a local git tree at a revision (any
                                 commit-ish, default HEAD)
-  patches:PATH[@tree:PATH@REV][,config=FILE][,fs=FS]
+  patches:PATH[@tree:PATH@REV][,config=FILE][,fs=FS][,frontend=FE]
                                 patch files (git format-patch output, an
                                 mbox, or a directory of *.patch, *.diff,
                                 *.mbox applied in name order) on the pinned
@@ -19,7 +19,10 @@ platter's own fragment (guest-tests/kernel/platter.config, whose every line
 must survive).  fs=FS merges guest-tests/kernel/fs-FS.config (a file
 system platter.config leaves out, e.g. btrfs) after platter's fragment;
 the harness adds it to the kernel of every cell on that file system
-(with_fs).  Paths are relative to base_dir (the experiment file's
+(with_fs).  frontend=FE likewise merges guest-tests/kernel/frontend-FE.config
+(the drivers of a front end platter.config leaves out: sata's libata and
+AHCI), added to the kernel of every cell on that front end
+(with_frontend).  Paths are relative to base_dir (the experiment file's
 directory, or the current one on a command line) and may start with ~.
 
 Patches are checked when the spec is loaded, before anything is built: a
@@ -35,6 +38,7 @@ run-guest:
   kernelspec.py shell SPEC   the resolved spec as shell assignments (k_*)
   kernelspec.py label SPEC   the name a spec goes by in cell ids
   kernelspec.py with-fs SPEC FS  the spec a test on file system FS needs
+  kernelspec.py with-frontend SPEC FE  the spec a run on front end FE needs
 """
 import functools
 import os
@@ -100,47 +104,76 @@ def pinned_source():
     return _build_kernel("--print-source").strip() or None
 
 
+# The fragment options: OPTION=NAME merges guest-tests/kernel/OPTION-NAME.config
+# after platter.config (fs: a file system, frontend: a front end's drivers).
+FRAGMENT_OPTIONS = ("fs", "frontend")
+
+
+def fragments(option):
+    """The names a kernel can be asked for with OPTION=NAME: the fragments
+    guest-tests/kernel/OPTION-NAME.config."""
+    pre = option + "-"
+    return sorted(f[len(pre):-7] for f in os.listdir(KERNEL_DIR)
+                  if f.startswith(pre) and f.endswith(".config"))
+
+
+def fragment(option, name):
+    return os.path.join(KERNEL_DIR, f"{option}-{name}.config")
+
+
 def fs_fragments():
-    """The file systems a kernel can be asked for with fs=FS: the
-    fragments guest-tests/kernel/fs-FS.config."""
-    return sorted(f[3:-7] for f in os.listdir(KERNEL_DIR)
-                  if f.startswith("fs-") and f.endswith(".config"))
+    return fragments("fs")
 
 
 def fs_fragment(fs):
-    return os.path.join(KERNEL_DIR, f"fs-{fs}.config")
+    return fragment("fs", fs)
 
 
-def fs_of(text):
-    """The FS of a spec's fs=FS option, or None (syntax not checked)."""
+def option_of(text, option):
+    """The value of a spec's OPTION=VALUE, or None (syntax not checked)."""
     for opt in text.split(",")[1:]:
-        if opt.startswith("fs="):
-            return opt[3:]
+        if opt.startswith(option + "="):
+            return opt[len(option) + 1:]
     return None
 
 
-def with_fs(text, fs):
-    """The spec a run on file system fs needs: with fs=FS when a fragment
-    builds fs in (a file system platter.config builds in needs nothing).
-    A prebuilt bzImage is left as it is: the guest's check names what it
-    lacks.  Error if the spec already asks for another file system."""
-    have = fs_of(text)
-    if fs not in fs_fragments() or text.startswith("bzimage:") or have == fs:
+def fs_of(text):
+    return option_of(text, "fs")
+
+
+def with_fragment(text, option, name, what):
+    """The spec a run on NAME (a file system or front end: what) needs:
+    with OPTION=NAME when a fragment builds it in (one platter.config
+    builds in needs nothing).  A prebuilt bzImage is left as it is: the
+    guest's check names what it lacks.  Error if the spec already asks for
+    another NAME."""
+    have = option_of(text, option)
+    if name not in fragments(option) or text.startswith("bzimage:") or have == name:
         return text
     if have:
-        raise Error(f"'{text:.60}' builds in {have}, and a workload on {fs} needs fs={fs}: "
-                    "one fs= per kernel")
-    return f"{text},fs={fs}"
+        raise Error(f"'{text:.60}' builds in {have}, and a {what} on {name} needs "
+                    f"{option}={name}: one {option}= per kernel")
+    return f"{text},{option}={name}"
+
+
+def with_fs(text, fs):
+    return with_fragment(text, "fs", fs, "workload")
+
+
+def with_frontend(text, frontend):
+    return with_fragment(text, "frontend", frontend, "run")
 
 
 def label(text):
     """The name a spec goes by in cell ids and reports: a variant's own
     name, else KIND-BASENAME[-REV] with every other character a '-'; an
-    fs=FS option adds '+FS'."""
-    fs = fs_of(text)
-    if fs:
-        return label(",".join(o for o in text.split(",") if not o.startswith("fs="))) + \
-            "+" + re.sub(r"[^A-Za-z0-9_+-]+", "-", fs)
+    fs=FS option adds '+FS', then a frontend=FE option '+FE'."""
+    for option in reversed(FRAGMENT_OPTIONS):
+        value = option_of(text, option)
+        if value:
+            return label(",".join(o for o in text.split(",")
+                                  if not o.startswith(option + "="))) + \
+                "+" + re.sub(r"[^A-Za-z0-9_+-]+", "-", value)
     if ":" not in text:
         return text.split(",", 1)[0]
     kind, _, rest = text.partition(":")
@@ -180,18 +213,22 @@ def parse(text, base_dir="", known=None):
     if kind not in KINDS + ("variant",):
         raise Error(f"'{text:.60}': unknown kind '{kind:.20}' ({SYNTAX})")
     k = {"kind": kind, "spec": text, "label": label(text)}
-    takes = {"variant": ("fs",), "bzimage": ()}.get(kind, ("config", "fs"))
+    takes = {"variant": FRAGMENT_OPTIONS, "bzimage": ()}.get(kind, ("config",) + FRAGMENT_OPTIONS)
+    metavar = {"config": "FILE", "fs": "FS", "frontend": "FE"}
     for opt in opts:
         key, eq, val = opt.partition("=")
         if key not in takes or not eq or not val or key in k:
             raise Error(f"'{text:.60}': '{opt:.40}' is not an option here (" + (
-                ", ".join(f"{t}={'FILE' if t == 'config' else 'FS'}" for t in takes) +
+                ", ".join(f"{t}={metavar[t]}" for t in takes) +
                 (", each once" if len(takes) > 1 else ", once") if takes
                 else "a prebuilt bzImage takes none") + ")")
         k[key] = val
-    if "fs" in k and k["fs"] not in fs_fragments():
-        raise Error(f"'{text:.60}': fs={k['fs']:.20}: no guest-tests/kernel/fs-{k['fs']:.20}.config "
-                    f"(a file system to build in: {', '.join(fs_fragments()) or 'none'})")
+    what = {"fs": "a file system to build in", "frontend": "a front end's drivers to build in"}
+    for option in FRAGMENT_OPTIONS:
+        if option in k and k[option] not in fragments(option):
+            raise Error(f"'{text:.60}': {option}={k[option]:.20}: no guest-tests/kernel/"
+                        f"{option}-{k[option]:.20}.config ({what[option]}: "
+                        f"{', '.join(fragments(option)) or 'none'})")
     if kind == "variant":
         known = variants() if known is None else known
         if main not in known:
@@ -395,7 +432,10 @@ def shell(k):
     """The resolved spec as shell assignments for build-kernel."""
     out = {"kind": k["kind"], "label": k["label"], "spec": k["spec"],
            "name": k.get("name", ""), "config": k.get("config", ""), "fs": k.get("fs", ""),
-           "fs_config": fs_fragment(k["fs"]) if "fs" in k else "", "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
+           "fs_config": fs_fragment(k["fs"]) if "fs" in k else "",
+           "frontend": k.get("frontend", ""),
+           "frontend_config": fragment("frontend", k["frontend"]) if "frontend" in k else "",
+           "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
     tree = k if k["kind"] == "tree" else k.get("base")
     for key in ("path", "gitdir", "commit", "describe", "rev"):
         out["tree_" + key] = tree[key] if tree else ""
@@ -405,15 +445,16 @@ def shell(k):
 
 
 def main(argv):
-    if argv[1:2] == ["with-fs"] and len(argv) == 4:
+    if argv[1:2] in (["with-fs"], ["with-frontend"]) and len(argv) == 4:
         try:
-            print(with_fs(argv[2], argv[3]))
+            print((with_fs if argv[1] == "with-fs" else with_frontend)(argv[2], argv[3]))
         except Error as e:
             print(e, file=sys.stderr)
             return 1
         return 0
     if len(argv) != 3 or argv[1] not in ("check", "shell", "label"):
-        print("usage: kernelspec.py check|shell|label SPEC | with-fs SPEC FS", file=sys.stderr)
+        print("usage: kernelspec.py check|shell|label SPEC | with-fs SPEC FS | "
+              "with-frontend SPEC FE", file=sys.stderr)
         return 2
     if argv[1] == "label":
         print(label(argv[2]))

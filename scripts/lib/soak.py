@@ -48,8 +48,9 @@ def check_args(a):
 def device(a):
     """The front end as an experiment's device entry: the drive's FUA and
     write cache follow it as in the power-cut campaigns (NVMe and scsi-hd
-    advertise FUA and the drive serves it natively, virtio-blk has none;
-    the write cache on)."""
+    advertise FUA and the drive serves it natively, virtio-blk has none,
+    sata advertises it and libata's default leaves it unused, so the drive
+    has none either; the write cache on)."""
     return {"frontend": a.device}
 
 

@@ -296,8 +296,9 @@ def test_fs_option(tmp):
     assert "fs=zfs: no guest-tests/kernel/fs-zfs.config (a file system to build in: btrfs)" \
         in error("base,fs=zfs", tmp)
     assert "a prebuilt bzImage takes none" in error("bzimage:x,fs=btrfs", tmp)
-    assert "'config=x' is not an option here (fs=FS, once)" in error("base,config=x", tmp)
-    assert "(fs=FS, once)" in error("base,fs=btrfs,fs=btrfs", tmp)
+    assert "'config=x' is not an option here (fs=FS, frontend=FE, each once)" \
+        in error("base,config=x", tmp)
+    assert "(fs=FS, frontend=FE, each once)" in error("base,fs=btrfs,fs=btrfs", tmp)
     # what a run on a file system needs: only a fragment's file system
     # changes the spec; a bzImage boots as it is
     assert kernelspec.with_fs("base", "btrfs") == "base,fs=btrfs"
@@ -356,6 +357,72 @@ def test_fs_cells_get_the_kernel(tmp):
     assert p.returncode == 125 and "fs=zfs: no guest-tests/kernel/fs-zfs.config" in p.stderr
 
 
+def test_frontend_option(tmp):
+    # frontend=FE: guest-tests/kernel/frontend-FE.config merged in (sata's
+    # libata and AHCI), a kernel of its own (label +FE, after +FS); only a
+    # front end with a fragment changes the spec a run needs
+    k = kernelspec.parse("fops,frontend=sata", tmp, VARIANTS)
+    assert (k["name"], k["frontend"], k["label"]) == ("fops", "sata", "fops+sata"), k
+    assert kernelspec.label("fops,fs=btrfs,frontend=sata") == "fops+btrfs+sata"
+    assert kernelspec.label("fops,frontend=sata,fs=btrfs") == "fops+btrfs+sata"
+    assert "frontend=nvme: no guest-tests/kernel/frontend-nvme.config (a front end's " \
+        "drivers to build in: sata)" in error("base,frontend=nvme", tmp)
+    assert kernelspec.with_frontend("base", "sata") == "base,frontend=sata"
+    assert kernelspec.with_frontend("base,frontend=sata", "sata") == "base,frontend=sata"
+    assert kernelspec.with_frontend("base,fs=btrfs", "sata") == "base,fs=btrfs,frontend=sata"
+    for fe in ("nvme", "scsi-hd", "virtio-blk"):
+        assert kernelspec.with_frontend("base", fe) == "base"
+    assert kernelspec.with_frontend("bzimage:/b", "sata") == "bzimage:/b"
+    sh = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "lib", "kernelspec.py"),
+                         "shell", "fops,frontend=sata"], capture_output=True, text=True,
+                        check=True).stdout
+    assert "k_frontend=sata\n" in sh and "frontend-sata.config" in sh, sh
+    # one more input of the key; the kernels without it keep theirs
+    bk = os.path.join(ROOT, "scripts", "build-kernel")
+
+    def run(*args):
+        return subprocess.run([bk, *args], capture_output=True, text=True,
+                              check=True).stdout.splitlines()
+    plain, sata = run("--print-inputs", "fops"), run("--print-inputs", "fops,frontend=sata")
+    (extra,) = [x for x in sata if x not in plain]
+    assert extra.startswith("file frontend-sata.config "), extra
+    assert sorted(sata) == sorted(plain + [extra]), sata
+    assert run("--print-key", "fops") != run("--print-key", "fops,frontend=sata")
+    # a cell on sata runs its pair's kernel with frontend=sata
+    spec = {"name": "t", "pairs": [["base", "fops"]],
+            "devices": [{"frontend": "sata"}, {"frontend": "sata", "libata_fua": "1"},
+                        {"frontend": "nvme"}],
+            "profiles": ["ideal"], "workloads": [{"name": "d", "test": "dsync"}]}
+    cells = experiment.cells(experiment.check_experiment(spec, "t", base_dir=tmp))
+    assert [(c["id"], c["kernel"]) for c in cells] == [
+        ("d.ideal.sata.base", "base,frontend=sata"), ("d.ideal.sata.fops", "fops,frontend=sata"),
+        ("d.ideal.sata-libata-fua.base", "base,frontend=sata"),
+        ("d.ideal.sata-libata-fua.fops", "fops,frontend=sata"),
+        ("d.ideal.nvme.base", "base"), ("d.ideal.nvme.fops", "fops")], cells
+    cmd = experiment.guest_command(cells[2], 1)
+    assert cmd[cmd.index("--device") + 1] == "sata" and "libata.fua=1" in cmd, cmd
+    assert "fua:1" in cmd[cmd.index("--expect") + 1], cmd
+    cmd = experiment.guest_command(cells[0], 1)
+    assert "fua:0" in cmd[cmd.index("--expect") + 1] and "--kernel-arg" not in cmd, cmd
+    # the default matrix runs sata only when --devices names it
+    names = [experiment.device_name(d) for d in experiment.default_matrix("base", "fops")["devices"]]
+    assert "sata" not in names, names
+    names = [experiment.device_name(d) for d in
+             experiment.default_matrix("base", "fops", devices=["sata-libata-fua"])["devices"]]
+    assert names[-1] == "sata-libata-fua" and "sata" not in names, names
+    spec["devices"] = [{"frontend": "nvme", "libata_fua": "1"}]
+    try:
+        experiment.check_experiment(spec, "t", base_dir=tmp)
+        raise AssertionError("libata_fua on nvme was accepted")
+    except SystemExit as e:
+        assert "libata_fua applies to sata only" in str(e), e
+    rg = os.path.join(ROOT, "scripts", "run-guest")
+    p = subprocess.run([rg, "--check", "--kernel", "fops,frontend=nvme", "--device", "sata",
+                        "dsync"], capture_output=True, text=True)
+    assert p.returncode == 125 and "frontend=nvme: no guest-tests/kernel/frontend-nvme.config" \
+        in p.stderr, p.stderr
+
+
 def options(root, *probes, kind="frontend"):
     lib = os.path.join(ROOT, "guest-tests", "initramfs", "lib", "options.sh")
     return subprocess.run(["sh", "-c", f'. "{lib}"; options_root="$1"; shift; '
@@ -385,6 +452,7 @@ def test_guest_option_probes(tmp):
     assert options(tmp, "virtio-blk") == ""
     assert options(tmp, "nvme") == "CONFIG_BLK_DEV_NVME"
     assert options(tmp, "scsi-hd") == "CONFIG_SCSI_VIRTIO CONFIG_BLK_DEV_SD"
+    assert options(tmp, "sata") == "CONFIG_ATA CONFIG_SATA_AHCI CONFIG_BLK_DEV_SD"
     # /proc/config.gz, when there, is what counts
     os.makedirs(os.path.join(tmp, "proc"))
     with gzip.open(os.path.join(tmp, "proc", "config.gz"), "wt") as f:

@@ -31,6 +31,8 @@ options_frontend() {
     virtio-blk) echo "$pci $vpci CONFIG_VIRTIO_BLK:/sys/bus/virtio/drivers/virtio_blk" ;;
     scsi-hd) echo "$pci $vpci CONFIG_SCSI_VIRTIO:/sys/bus/virtio/drivers/virtio_scsi" \
         "CONFIG_BLK_DEV_SD:/sys/bus/scsi/drivers/sd" ;;
+    sata) echo "$pci CONFIG_ATA:/sys/module/libata CONFIG_SATA_AHCI:/sys/bus/pci/drivers/ahci" \
+        "CONFIG_BLK_DEV_SD:/sys/bus/scsi/drivers/sd" ;;
     esac
 }
 
