@@ -23,6 +23,7 @@ import fioout
 import gate
 import kernelspec
 import latency
+import strictjson
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")
@@ -88,13 +89,13 @@ def read_json(path, what):
         if st.st_size > JSON_MAX_BYTES:
             bad(path, f"{st.st_size} bytes: too large for {what}, at most {JSON_MAX_BYTES}")
         with open(path, "rb") as f:
-            return json.loads(f.read(JSON_MAX_BYTES + 1).decode("utf-8"))
+            text = f.read(JSON_MAX_BYTES + 1)
     except OSError as e:
         bad(path, f"cannot read: {e.strerror}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        bad(path, f"not valid JSON: {e}")
-    except RecursionError:
-        bad(path, "not valid JSON for platter: nested too deeply")
+    try:
+        return strictjson.loads(text)
+    except strictjson.Invalid as e:
+        bad(path, f"not valid JSON for platter: {e}")
 
 
 def load_spec(directory, name_or_path, what):
@@ -884,8 +885,8 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None, ok_status=(0,)):
         tail = "\n".join(err.decode("utf-8", "replace").strip().splitlines()[-6:])
         return None, f"exit {p.returncode}: {tail}"
     try:
-        return json.loads(out.strip().splitlines()[-1] if last_line else out), None
-    except (json.JSONDecodeError, IndexError) as e:
+        return strictjson.loads(out.strip().splitlines()[-1] if last_line else out), None
+    except (strictjson.Invalid, IndexError) as e:
         return None, f"bad JSON on stdout: {e}"
 
 
@@ -954,7 +955,27 @@ def summarize(res, workload=None):
     out["per_io"] = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)
                      for k, v in counters.items()}
     out["cdf_us"] = cdf
+    check_figures(out)
     return out
+
+
+def check_figures(summary):
+    """Every figure of a summary is a number >= 0 (or absent): a saved or a
+    child's report with an iops of -5 or "abc" is refused here, by name,
+    not met later by the arithmetic of a gate or a table (ValueError)."""
+    def figure(name, v):
+        if v is not None and (type(v) not in (int, float) or not 0 <= v < 1e300):
+            raise ValueError(f"{name} is {v!r:.40}, not a number >= 0")
+    figure("ios", summary["ios"])
+    figure("iops", summary["iops"])
+    for group in ("lat_us", "per_io"):
+        for k, v in summary[group].items():
+            figure(f"{group}.{k}", v)
+    for i, point in enumerate(summary["cdf_us"]):
+        if not isinstance(point, (list, tuple)) or len(point) != 2:
+            raise ValueError(f"cdf_us[{i}] is {point!r:.40}, not a pair")
+        figure(f"cdf_us[{i}]", point[0])
+        figure(f"cdf_us[{i}]", point[1])
 
 
 # the figures a platter-sim JSON report must give (summarize reads them)
@@ -970,8 +991,8 @@ def sim_lacks(res):
         v = res
         for part in name.split(".", 1):
             v = v.get(part) if isinstance(v, dict) else None
-        if type(v) not in (int, float):
-            return f"'{name}'"
+        if type(v) not in (int, float) or not 0 <= v < 1e300:
+            return f"'{name}' (as a number >= 0)"
     return None
 
 
@@ -993,7 +1014,11 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             sres, serr = None, f"platter-sim's JSON report has no {lacks}"
         if sres:
             host["sim_cpu_ns"] = (sres.pop("host", None) or {}).get("cpu_ns")
-        rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
+        try:
+            ssum = summarize(sres)
+        except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError) as e:
+            ssum, sres, serr = None, None, f"platter-sim's JSON report is malformed: {e}"
+        rec["sim"] = {"summary": ssum, "error": serr, "raw": sres,
                       "command": shlex.join(from_root(scmd))}
     else:
         rec["sim"] = {"summary": None, "error": None, "raw": None, "command": None,
@@ -1024,6 +1049,9 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             gres, gerr = decode_guest(gres)
         try:
             gsum = summarize(gres, cell["workload"])
+            over = fioout.overran(gres["fio"], runtime) if gres and "fio" in gres else None
+            if over:
+                gsum, gerr = None, over
         except fioout.Malformed as e:
             gsum, gerr = None, f"fio's output: {e}"
         rec["guest"] = {"summary": gsum, "error": gerr, "raw": gres,
