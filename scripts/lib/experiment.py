@@ -122,12 +122,14 @@ def check_keys(obj, where, required, optional=()):
             bad(where, f"unknown key '{key}' (known: {', '.join((*required, *optional))})")
 
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]*")
+# a name becomes part of a cell id and of file names (NAME_MAX is 255 for
+# the whole id and its suffixes): 64 characters each leave room for four
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,63}")
 
 
 def check_name(v, where):
     if not isinstance(v, str) or not NAME.fullmatch(v):
-        bad(where, f"{v!r:.60} is not a name (letters, digits, '_', '+', '-')")
+        bad(where, f"{v!r:.60} is not a name (1 to 64 letters, digits, '_', '+', '-')")
     return v
 
 
@@ -382,6 +384,11 @@ SIM_DERIVED = {"--profile": "the cell's profile", "--workload": "sim_workload",
                "--json": "platter"}
 
 
+# platter-sim options that write a file: every cell would write the same
+# one, wherever its path points (outside --out too)
+SIM_OUTPUTS = ("--trace-out", "--timeline")
+
+
 def check_sim_args(v, where):
     check_list(v, where, check_str, nonempty=False, unique=False)
     if v and not v[0].startswith("--"):
@@ -390,6 +397,9 @@ def check_sim_args(v, where):
         if opt.split("=", 1)[0] in SIM_DERIVED:
             name = opt.split("=", 1)[0]
             bad(where, f"{name} comes from {SIM_DERIVED[name]}, not sim_args")
+        if opt.split("=", 1)[0] in SIM_OUTPUTS:
+            bad(where, f"{opt.split('=', 1)[0]} writes a file: not in sim_args (every cell "
+                       "would write the same one; run platter-sim itself for it)")
     return v
 
 
@@ -557,7 +567,8 @@ def check_experiment(spec, where, base_dir=None):
         bad(f"{where}: runtime", f"{spec['runtime']!r:.60} is not a duration (seconds, "
                                  f"above 0 and at most {cli.RUNTIME_MAX_S})")
     if "seed" in spec:
-        check_seed(spec["seed"], f"{where}: seed")
+        check_seed(spec["seed"], f"{where}: seed", wnames,
+                   list(dict.fromkeys(v for pair in spec["pairs"] for v in pair)))
     if "expect" in spec:
         gate.check_expect(spec["expect"], f"{where}: expect")
     out = Spec(spec)
@@ -590,14 +601,16 @@ class Spec(dict):
     kernels = {}
 
 
-def check_seed(seed, where):
-    """The published figures a report shows beside its cells."""
+def check_seed(seed, where, workloads, variants):
+    """The published figures a report shows beside its cells: of the
+    experiment's own workloads and kernels (an unknown name would never
+    be shown)."""
     check_keys(seed, where, ("cells",), ("source", "frontend"))
     check_str(seed.get("source", ""), f"{where}.source")
     check_str(seed.get("frontend", ""), f"{where}.frontend")
-    check_keys(seed["cells"], f"{where}.cells", (), tuple(seed["cells"]))
+    check_keys(seed["cells"], f"{where}.cells", (), tuple(workloads))
     for wl, by in seed["cells"].items():
-        check_keys(by, f"{where}.cells.{wl}", (), tuple(by))
+        check_keys(by, f"{where}.cells.{wl}", (), tuple(variants))
         for variant, figures in by.items():
             w = f"{where}.cells.{wl}.{variant}"
             check_keys(figures, w, (), ("iops", "avg", "p50", "p99", "p99.9"))
