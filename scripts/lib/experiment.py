@@ -15,6 +15,7 @@ import shlex
 import signal
 import stat
 import subprocess
+import threading
 import time
 
 import cli
@@ -877,6 +878,10 @@ def extra_options(cmd, args):
     return out
 
 
+# a cell's JSON result (a guest's carries fio's gzipped output): far below
+CHILD_OUTPUT_MAX = 64 << 20
+
+
 def run_json(cmd, timeout, cwd=None, last_line=False, env=None, ok_status=(0,)):
     """Run cmd; (its JSON stdout, or with last_line the JSON on its last
     line, None) or (None, why).  An exit status outside ok_status is an
@@ -887,12 +892,41 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None, ok_status=(0,)):
                              cwd=cwd, start_new_session=True, env=env)
     except OSError as e:
         return None, f"cannot run {cmd[0]}: {e.strerror}"
+    # read without bound, a child that prints 3 GB made compare grow to
+    # 8.6 GB: stdout is kept up to CHILD_OUTPUT_MAX (the child is killed
+    # past it), stderr's last 64 KiB
+    got = {"out": bytearray(), "err": bytearray(), "over": False}
+
+    def drain(stream, key, keep_tail):
+        for block in iter(lambda: stream.read(1 << 16), b""):
+            buf = got[key]
+            buf += block
+            if keep_tail:
+                del buf[:-(64 << 10)]
+            elif len(buf) > CHILD_OUTPUT_MAX and not got["over"]:
+                got["over"] = True
+                os.killpg(p.pid, signal.SIGKILL)
+                buf.clear()
+            elif got["over"]:
+                buf.clear()
+
+    readers = [threading.Thread(target=drain, args=(p.stdout, "out", False), daemon=True),
+               threading.Thread(target=drain, args=(p.stderr, "err", True), daemon=True)]
+    for r in readers:
+        r.start()
     try:
-        out, err = p.communicate(timeout=timeout)
+        p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
+        p.wait()
         return None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ..."
+    finally:
+        for r in readers:
+            r.join()
+    if got["over"]:
+        return None, (f"more than {CHILD_OUTPUT_MAX} bytes on stdout (killed): "
+                      f"{shlex.join(cmd[:3])} ...")
+    out, err = bytes(got["out"]), bytes(got["err"])
     out = out.decode("utf-8", "replace")
     if p.returncode not in ok_status:
         tail = "\n".join(err.decode("utf-8", "replace").strip().splitlines()[-6:])

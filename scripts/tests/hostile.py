@@ -32,7 +32,9 @@ Tokens in the command:
                         recurses); @DEEPREPORT@ a directory with it as
                         report.json
   @FAKESIM:KIND@        an executable standing in for platter-sim: KIND
-                        binary (prints bytes that are not UTF-8), fieldless
+                        binary (prints bytes that are not UTF-8), negative
+                        (an iops of -5), deep (nested JSON), flood (prints
+                        without end), fieldless
                         (a JSON report without its figures), listjson
                         (--dump-profile as usual, a JSON list otherwise)
 
@@ -62,6 +64,7 @@ FAKESIM = {
     "binary": r"printf '\377\376 not text'",
     "fieldless": """echo '{"version": 1}'""",
     "negative": """echo '{"version": 1, "ios": 5, "iops": -5, "lat_ns": {"avg": 1, "p50": 1, "p99": 1, "p99.9": 1}}'""",
+    "flood": "exec yes",
     "deep": """python3 -c 'print("[" * 100000 + "]" * 100000)'""",
     "listjson": """case "$*" in *--dump-profile*) echo 'capacity_bytes = 4096  # [given]' ;;
 *) echo '[1]' ;; esac""",
