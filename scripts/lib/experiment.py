@@ -230,7 +230,28 @@ def check_profile(v, where, base_dir=""):
             base_dir is not None and not os.path.isfile(host_path(v, base_dir)):
         bad(where, f"{v!r:.60} is not a profile ({', '.join(names)}, or a file path "
                    "without commas or spaces)")
+    if v not in names and base_dir is not None:
+        check_profile_file(host_path(v, base_dir), where)
     return v
+
+
+def check_profile_file(path, where):
+    """A profile file's contents, read by the model's own parser (the
+    built platter-sim's --dump-profile) when the spec is loaded: '/etc/passwd'
+    once passed, and every cell, cut or build went on to fail.  Without a
+    built platter-sim the file is checked where it is used."""
+    sim = os.path.join(ROOT, "build", "sim", "platter-sim")
+    if not os.access(sim, os.X_OK):
+        return
+    try:
+        p = subprocess.run([sim, "--profile", path, "--dump-profile"], capture_output=True,
+                           text=True, errors="replace", timeout=60,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        bad(where, f"cannot check the profile {path}: {e}")
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or ["not a profile"])[-1]
+        bad(where, f"{path} is not a usable profile: {why[:300]}")
 
 
 # Every key a device entry takes, in one table: (type, allowed values, help).
