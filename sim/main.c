@@ -729,6 +729,14 @@ int main(int argc, char **argv)
         }
     }
     if (err) {
+        /* one line: a control character quoted from a bad input (a vertical
+         * tab, a newline in a profile line) would break it or drive the
+         * terminal; printed as '?' */
+        for (char *c = err->message; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                *c = '?';
+            }
+        }
         fprintf(stderr, "platter-sim: %s\n", err->message);
         g_error_free(err);
         rc = rc ? rc : 1;

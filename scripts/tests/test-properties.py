@@ -17,6 +17,7 @@ Default: a fixed number of examples per target, derandomized (the same
 inputs every run, for CI).  --long: random inputs, 2000 per target unless
 --examples; the long run is documented in docs/hardening.md.  Prints TAP."""
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -78,7 +79,10 @@ def check_run(name, argv, scratch, keep, one_line=True):
     assert p.returncode >= 0, f"killed by signal {-p.returncode}; {what}"
     assert "Traceback" not in p.stderr and "MemoryError" not in p.stderr, what
     assert p.returncode in STATUSES, what
-    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    # lines end at '\n' only: str.splitlines would also split at a vertical
+    # tab or a form feed, which a message must not hold either (checked)
+    lines = [ln for ln in p.stderr.split("\n") if ln.strip()]
+    assert not any(c in p.stderr for c in "\v\f\r\x1b"), f"a control character; {what}"
     if p.returncode != 0:
         assert lines, f"no error line; {what}"
         if one_line:
@@ -87,8 +91,14 @@ def check_run(name, argv, scratch, keep, one_line=True):
     assert not stray, f"wrote outside its output folder: {stray}; {what}"
 
 
-def scratch_dir():
-    return tempfile.mkdtemp(prefix="platter-prop-")
+@contextlib.contextmanager
+def scratch():
+    """A fresh scratch folder for one input, removed afterwards."""
+    d = tempfile.mkdtemp(prefix="platter-prop-")
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def write(d, name, data):
@@ -190,28 +200,22 @@ def spec_text(base):
 @SETTINGS
 @given(spec_text(SEED_FOPS))
 def experiment_spec(text):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         spec = write(d, "spec.json", text)
         check_run("experiment spec", [PLATTER, "compare", spec, "--sim-only", "--sim", SIM,
                                       "--runtime", "0.01", "--cells", "seq.*.nvme.*",
                                       "--out", os.path.join(d, "out", "r")],
                   d, ["spec.json"], one_line=False)
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 @SETTINGS
 @given(spec_text(CAMPAIGN))
 def campaign_spec(text):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         spec = write(d, "c.json", text)
         check_run("campaign spec", [PLATTER, "powercut", spec, "--out",
                                     os.path.join(d, "out", "r")], d, ["c.json"],
                   one_line=False)   # a line per cut that ran
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 REPORT = None
@@ -239,8 +243,7 @@ def report_text(draw):
 @SETTINGS
 @given(report_text(), st.sampled_from(["report", "gate", "merge"]))
 def report_json(text, command):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         os.makedirs(os.path.join(d, "rep"))
         write(d, "rep/report.json", text)
         rep = os.path.join(d, "rep")
@@ -248,8 +251,6 @@ def report_json(text, command):
                 "gate": [PLATTER, "gate", rep, "--gate", "iops:-1%"],
                 "merge": [PLATTER, "merge", "--out", os.path.join(d, "out", "m"), rep]}[command]
         check_run(f"report.json ({command})", argv, d, ["rep"], one_line=command != "gate")
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 @SETTINGS
@@ -259,8 +260,7 @@ def report_json(text, command):
                                         "kernel/base-0/bzImage", "a" * 200]),
                        st.integers(0, 4096)), max_size=3))
 def cache_archive(manifest, members):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         arc = os.path.join(d, "a.tar.gz")
         with tarfile.open(arc, "w:gz") as t:
             for name, data in [("manifest.json", manifest.encode())] + \
@@ -269,20 +269,15 @@ def cache_archive(manifest, members):
                 info.size = len(data)
                 t.addfile(info, io.BytesIO(data))
         check_run("cache archive", [PLATTER, "cache", "import", arc], d, ["a.tar.gz"])
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 @SETTINGS
 @given(text_mutations(load("hw-model/profiles/st20000nm007d.profile")))
 def profile(text):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         prof = write(d, "p.profile", text)
         check_run("profile", [SIM, "--profile", prof, "--runtime", "0.01", "--json"],
                   d, ["p.profile"])
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 TRACE = ("# platter-trace v1\n0 W 0 4096 -\n1000 W 4096 4096 F\n2000 FLUSH\n"
@@ -292,13 +287,10 @@ TRACE = ("# platter-trace v1\n0 W 0 4096 -\n1000 W 4096 4096 F\n2000 FLUSH\n"
 @SETTINGS
 @given(text_mutations(TRACE))
 def trace(text):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         tr = write(d, "t.trace", text)
         check_run("trace", [SIM, "--profile", "st20000nm007d", "--workload", "replay",
                             "--trace", tr, "--json"], d, ["t.trace"])
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 WORDS = st.sampled_from(["--runtime", "0.3", "1e400", "-1", "nan", "--sim-only", "--sim",
@@ -312,14 +304,11 @@ WORDS = st.sampled_from(["--runtime", "0.3", "1e400", "-1", "nan", "--sim-only",
 @given(st.sampled_from(["compare", "merge", "gate", "report", "list", "cache", "bogus"]),
        st.lists(WORDS, max_size=8))
 def platter_argv(command, words):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         argv = [PLATTER, command] + [SIM if w == "--sim" else w for w in words]
         if command == "compare" and "--sim-only" not in words:
             argv += ["--sim-only", "--sim", SIM, "--cells", "seq.*.nvme.*", "--runtime", "0.01"]
         check_run("platter argv", argv, d, [], one_line=command != "compare")
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 SIM_WORDS = st.sampled_from([
@@ -333,13 +322,10 @@ SIM_WORDS = st.sampled_from([
 @SETTINGS
 @given(st.lists(SIM_WORDS, max_size=10))
 def sim_argv(words):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         # a bounded run: a short default runtime unless the words give one
         argv = [SIM] + words + ([] if "--runtime" in words else ["--runtime", "0.001"])
         check_run("platter-sim argv", argv, d, [])
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 GUEST_WORDS = st.sampled_from([
@@ -352,11 +338,8 @@ GUEST_WORDS = st.sampled_from([
 @SETTINGS
 @given(st.lists(GUEST_WORDS, max_size=10))
 def run_guest_check(words):
-    d = scratch_dir()
-    try:
+    with scratch() as d:
         check_run("run-guest --check", [RUN_GUEST, "--check"] + words, d, [])
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, trace,
