@@ -337,10 +337,51 @@ typedef struct {
     char *trace_tmp;        /* its name */
 } Pending;
 
+/* a and b name one file: the same inode, or (when one does not exist
+ * yet) the same name */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    if (!a || !b) {
+        return false;
+    }
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) {
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    }
+    return strcmp(a, b) == 0;
+}
+
+/* An output never overwrites an input (--trace, --profile) or the other
+ * output (issue 27): a trace recorded over the one it replays replaced
+ * the input, and --timeline over --trace-out kept only one of them. */
+static bool outputs_apart(const Opts *o, GError **errp)
+{
+    const struct { const char *opt, *path; } out[] = {
+        { "--trace-out", o->trace_out }, { "--timeline", o->timeline } };
+    const struct { const char *opt, *path; } in[] = {
+        { "--trace", o->trace }, { "--profile", o->profile },
+        { "--trace-out", o->trace_out } };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(out); i++) {
+        for (size_t j = 0; j < G_N_ELEMENTS(in); j++) {
+            if (in[j].path != out[i].path && same_file(out[i].path, in[j].path)) {
+                return bad(errp, "%s: %s is also %s: an output never overwrites an "
+                           "input or another output", out[i].opt, out[i].path, in[j].opt);
+            }
+        }
+    }
+    return true;
+}
+
 static bool pending_open(Pending *pd, const Opts *o, bool explain,
                          GError **errp)
 {
     struct stat st;
+
+    if (!outputs_apart(o, errp)) {
+        return false;
+    }
 
     if (explain && !(pd->explain = tmpfile())) {
         return bad(errp, "--explain: cannot create a temporary file: %s",
