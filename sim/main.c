@@ -495,6 +495,15 @@ static int run(Opts *o, GError **errp)
         if (!check_scope(o, W_DUMP, "--dump-profile", errp)) {
             return 2;
         }
+        /* a profile no device can be made from (not a plausible geometry)
+         * is no profile: made here with the defaults, as a run would */
+        if (!build_params(o, &p, &cfg, errp)) {
+            return 2;
+        }
+        g_autoptr(HwmDevice) probe = hwm_device_new(prof, &cfg, errp);
+        if (!probe) {
+            return 2;
+        }
         g_autofree char *dump = hwm_profile_dump(prof);
         fputs(dump, stdout);
         return 0;
