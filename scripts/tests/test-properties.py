@@ -346,11 +346,23 @@ TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, 
            platter_argv, sim_argv, run_guest_check]
 
 
+def counted(target):
+    """target, then how many inputs it ran on stderr (tap.run exits)."""
+    def run():
+        before = dict(COUNT)
+        try:
+            target()
+        finally:
+            for name, n in sorted(COUNT.items()):
+                if n != before.get(name):
+                    print(f"{target.__name__}: {name}: {n - before.get(name, 0)} generated "
+                          "inputs", file=sys.stderr)
+    return run
+
+
 def main():
     chosen = [t for t in TARGETS if not A.target or t.__name__ == A.target]
-    tap.run([(t.__name__, t) for t in chosen])
-    for name, n in sorted(COUNT.items()):
-        print(f"# {name}: {n} generated inputs")
+    tap.run([(t.__name__, counted(t)) for t in chosen])
 
 
 main()
