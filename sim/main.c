@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime: host CPU time, reported apart */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -204,6 +205,44 @@ static uint64_t cpu_ns(void)
 }
 
 /* Run the workload on `dev` with its output files; its report on stdout. */
+/* a and b name one file: the same inode, or (when one does not exist
+ * yet) the same name */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    if (!a || !b) {
+        return false;
+    }
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) {
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    }
+    return strcmp(a, b) == 0;
+}
+
+/* An output never overwrites an input (--trace, --profile) or another
+ * output (issue 27): a trace recorded over the one it replays replaced
+ * the input, and --timeline over --trace-out kept only one of them. */
+static bool outputs_apart(const Options *o, GError **errp)
+{
+    static const char *const outs[] = { "trace-out", "timeline", "html" };
+    static const char *const ins[] = { "trace", "profile", "trace-out",
+                                       "timeline" };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(outs); i++) {
+        const char *out = opt_text(o, outs[i]);
+        for (size_t j = 0; j < G_N_ELEMENTS(ins); j++) {
+            if (strcmp(outs[i], ins[j]) != 0 &&
+                same_file(out, opt_text(o, ins[j]))) {
+                return opt_bad(errp, "--%s: %s is also --%s: an output never "
+                               "overwrites an input or another output",
+                               outs[i], out, ins[j]);
+            }
+        }
+    }
+    return true;
+}
+
 static int simulate(const Options *o, SimParams *p, const HwmProfile *prof,
                     HwmDevice *dev, const char *command, uint64_t cpu0,
                     GError **errp)
@@ -215,6 +254,9 @@ static int simulate(const Options *o, SimParams *p, const HwmProfile *prof,
     const char *html = opt_text(o, "html");
     g_autoptr(Timeline) tl = NULL;
 
+    if (!outputs_apart(o, errp)) {
+        return 2;
+    }
     if ((tl_file || html || tl_count || tl_from) &&
         !(tl = timeline_open(tl_file, html, tl_count, tl_from, command,
                              errp))) {
@@ -281,6 +323,16 @@ static int run(const Options *o, const char *command, GError **errp)
         if (!options_each_given(o, in_scope, &dump, errp)) {
             return 2;
         }
+        /* a profile no device can be made from (not a plausible geometry)
+         * is no profile: made here with the drive options given, as a run
+         * would make it */
+        if (!device_config(o, &cfg, errp)) {
+            return 2;
+        }
+        g_autoptr(HwmDevice) probe = hwm_device_new(prof, &cfg, errp);
+        if (!probe) {
+            return 2;
+        }
         g_autofree char *text = hwm_profile_dump(prof);
         fputs(text, stdout);
         return 0;
@@ -323,6 +375,14 @@ int main(int argc, char **argv)
         }
     }
     if (err) {
+        /* one line: a control character quoted from a bad input (a vertical
+         * tab, a newline in a profile line) would break it or drive the
+         * terminal; printed as '?' */
+        for (char *c = err->message; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                *c = '?';
+            }
+        }
         fprintf(stderr, "platter-sim: %s\n", err->message);
         g_error_free(err);
         rc = rc ? rc : 1;

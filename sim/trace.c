@@ -45,6 +45,26 @@ static char *comment_value(const char *comment, const char *key)
     return NULL;
 }
 
+/* key appears more than once in a comment: `# power-cut at=100 at=200`
+ * is refused, not read as its first value */
+static bool comment_repeats(const char *comment, const char *key)
+{
+    g_autofree char *first = comment_value(comment, key);
+    const char *k = first ? strstr(comment, key) : NULL;
+    while (k && k != comment && k[-1] != ' ' && k[-1] != '\t') {
+        k = strstr(k + 1, key);
+    }
+    if (!k) {
+        return false;
+    }
+    for (k = strstr(k + 1, key); k; k = strstr(k + 1, key)) {
+        if (k[-1] == ' ' || k[-1] == '\t') {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool parse_native(char **f, guint n, TraceReq *r, const char *src,
                          uint32_t line, GError **errp)
 {
@@ -241,6 +261,10 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
                     continue;
                 }
                 g_autofree char *at = comment_value(comment, "at=");
+                if (comment_repeats(comment, "at=")) {
+                    fail(errp, source, ln, "a power cut has one at=", comment);
+                    return NULL;
+                }
                 if (!at) {
                     fail(errp, source, ln, "a power cut needs at=<ns>",
                          comment);
@@ -258,6 +282,10 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
             /* a recorded completion is checked by --verify: a garbled one
              * is an error, never silently unchecked */
             g_autofree char *d = comment_value(comment, "done=");
+            if (comment_repeats(comment, "done=")) {
+                fail(errp, source, ln, "a request has one done=", comment);
+                return NULL;
+            }
             if (d) {
                 if (!field(source, ln, "done time", d, &spec_done, &v, errp)) {
                     return NULL;

@@ -42,6 +42,8 @@ import time
 import zlib
 import lzma
 
+import strictjson
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 MANIFEST = "manifest.json"
@@ -432,7 +434,9 @@ def open_reader(path):
 def check_manifest(m, current, where):
     """The manifest's entries, each matched with the current checkout's:
     [(Entry, files)].  Refused on any doubt."""
-    if not isinstance(m, dict) or m.get("version") != VERSION:
+    # (True == 1 in Python: a version must be an integer, not a boolean)
+    if not isinstance(m, dict) or type(m.get("version")) is not int \
+            or m.get("version") != VERSION:
         v = m.get("version") if isinstance(m, dict) else None
         raise Refused(f"{where}: manifest version {short(json.dumps(v), 20)[1:-1]}, "
                       f"expected {VERSION}")
@@ -550,7 +554,7 @@ def extract_verified(path, current, staging, root):
             raise Refused(f"{path}: not a platter cache archive ({MANIFEST} is not "
                           "its first member)")
         try:
-            manifest = json.loads(tar.extractfile(first).read())
+            manifest = strictjson.loads(tar.extractfile(first).read())
         except ValueError as e:
             raise Refused(f"{path}: {MANIFEST} is not valid JSON ({e})")
         entries = check_manifest(manifest, current, path)
@@ -577,6 +581,11 @@ def extract_verified(path, current, staging, root):
                 raise Refused(f"{path}: member {short(name)} appears twice; nothing imported")
             seen.add(name)
             e, info = expected[name]
+            # the tar header gives the member's size: a member larger than
+            # the manifest says is refused before a byte of it is staged
+            if m.size != info["size"]:
+                raise Refused(f"{path}: {name}: {m.size} bytes in the archive, {info['size']} "
+                              "in the manifest (tampered or corrupt); nothing imported")
             if e.path in skip:
                 dest = os.path.join(staging, ".skipped")
                 if os.path.exists(dest):

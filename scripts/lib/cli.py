@@ -159,3 +159,19 @@ def output_dir(path, prog="platter"):
     if not os.access(path, os.W_OK | os.X_OK):
         sys.exit(f"{prog}: error: output directory '{path}' is not writable")
     return path
+
+
+def refuse_overwrite(outputs, inputs=(), prog="platter"):
+    """Outputs never overwrite inputs, nor each other.  outputs and inputs
+    are (what, path) pairs (what: the option or role, e.g. '--junit');
+    paths are compared after symlinks and '..' are resolved.  A clash is
+    BadInput naming both."""
+    seen = {}
+    for what, path in inputs:
+        seen.setdefault(os.path.realpath(path), what)
+    for what, path in outputs:
+        real = os.path.realpath(path)
+        if real in seen:
+            bad_input(f"{prog}: {what} '{path}' is also {seen[real]}: an output never "
+                      "overwrites an input or another output")
+        seen[real] = what

@@ -20,9 +20,16 @@ are 512 bytes (DiskSim's unit).  Times are decimal microseconds; they are
 read as decimals, never floats, and land on whole nanoseconds.
 """
 import decimal
+import os
+import stat
 
 BLOCK_BYTES = 512
 _NS_PER_US = decimal.Decimal(1000)
+# platter-trace times are signed 64-bit nanoseconds
+NS_MAX = (1 << 63) - 1
+# DiskSim's validation traces are a few MB; a bound, since read() keeps
+# every request
+TRACE_MAX_BYTES = 256 << 20
 
 
 class TraceError(Exception):
@@ -37,6 +44,10 @@ def _us_to_ns(text, where, field):
     if v is None or not v.is_finite() or v < 0:
         raise TraceError(f"{where}: {field} '{text}' is not a time in "
                          "microseconds (a decimal, 0 or more)")
+    # compared as a decimal: 1e999990 as an int would take many seconds
+    if v > NS_MAX / _NS_PER_US:
+        raise TraceError(f"{where}: {field} '{text[:30]}' is out of range (at most "
+                         f"{NS_MAX // 1000} us)")
     ns = v * _NS_PER_US
     if ns != ns.to_integral_value():
         raise TraceError(f"{where}: {field} '{text}' has a fraction of a ns")
@@ -72,6 +83,8 @@ def read(lines, name):
         if serv == 0:
             raise TraceError(f"{where}: service_us is 0: no drive completes "
                              "a request in no time")
+        if t + serv + gap > NS_MAX:
+            raise TraceError(f"{where}: the trace's time passes {NS_MAX} ns")
         out.append((f[0], blkno * BLOCK_BYTES, blocks * BLOCK_BYTES, t, t + serv))
         t += serv + gap
     if not out:
@@ -81,6 +94,13 @@ def read(lines, name):
 
 def read_file(path):
     try:
+        # a FIFO would block for ever, /dev/zero never end: regular files
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise TraceError(f"{path}: not a regular file (a DiskSim trace file)")
+        if st.st_size > TRACE_MAX_BYTES:
+            raise TraceError(f"{path}: {st.st_size} bytes: too large for a validation "
+                             f"trace (at most {TRACE_MAX_BYTES})")
         with open(path, encoding="ascii", errors="strict") as f:
             return read(f, path)
     except UnicodeDecodeError as e:

@@ -15,6 +15,7 @@ import shlex
 import signal
 import stat
 import subprocess
+import threading
 import time
 
 import accounting
@@ -24,6 +25,7 @@ import fioout
 import gate
 import kernelspec
 import latency
+import strictjson
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")
@@ -89,13 +91,13 @@ def read_json(path, what):
         if st.st_size > JSON_MAX_BYTES:
             bad(path, f"{st.st_size} bytes: too large for {what}, at most {JSON_MAX_BYTES}")
         with open(path, "rb") as f:
-            return json.loads(f.read(JSON_MAX_BYTES + 1).decode("utf-8"))
+            text = f.read(JSON_MAX_BYTES + 1)
     except OSError as e:
         bad(path, f"cannot read: {e.strerror}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        bad(path, f"not valid JSON: {e}")
-    except RecursionError:
-        bad(path, "not valid JSON for platter: nested too deeply")
+    try:
+        return strictjson.loads(text)
+    except strictjson.Invalid as e:
+        bad(path, f"not valid JSON for platter: {e}")
 
 
 def load_spec(directory, name_or_path, what):
@@ -122,12 +124,14 @@ def check_keys(obj, where, required, optional=()):
             bad(where, f"unknown key '{key}' (known: {', '.join((*required, *optional))})")
 
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]*")
+# a name becomes part of a cell id and of file names (NAME_MAX is 255 for
+# the whole id and its suffixes): 64 characters each leave room for four
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,63}")
 
 
 def check_name(v, where):
     if not isinstance(v, str) or not NAME.fullmatch(v):
-        bad(where, f"{v!r:.60} is not a name (letters, digits, '_', '+', '-')")
+        bad(where, f"{v!r:.60} is not a name (1 to 64 letters, digits, '_', '+', '-')")
     return v
 
 
@@ -227,7 +231,28 @@ def check_profile(v, where, base_dir=""):
             base_dir is not None and not os.path.isfile(host_path(v, base_dir)):
         bad(where, f"{v!r:.60} is not a profile ({', '.join(names)}, or a file path "
                    "without commas or spaces)")
+    if v not in names and base_dir is not None:
+        check_profile_file(host_path(v, base_dir), where)
     return v
+
+
+def check_profile_file(path, where):
+    """A profile file's contents, read by the model's own parser (the
+    built platter-sim's --dump-profile) when the spec is loaded: '/etc/passwd'
+    once passed, and every cell, cut or build went on to fail.  Without a
+    built platter-sim the file is checked where it is used."""
+    sim = os.path.join(ROOT, "build", "sim", "platter-sim")
+    if not os.access(sim, os.X_OK):
+        return
+    try:
+        p = subprocess.run([sim, "--profile", path, "--dump-profile"], capture_output=True,
+                           text=True, errors="replace", timeout=60,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        bad(where, f"cannot check the profile {path}: {e}")
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or ["not a profile"])[-1]
+        bad(where, f"{path} is not a usable profile: {why[:300]}")
 
 
 # Every key a device entry takes, in one table: (type, allowed values, help).
@@ -400,6 +425,11 @@ SIM_DERIVED = {"--profile": "the cell's profile", "--workload": "sim_workload",
                "--json": "platter"}
 
 
+# platter-sim options that write a file: every cell would write the same
+# one, wherever its path points (outside --out too)
+SIM_OUTPUTS = ("--trace-out", "--timeline")
+
+
 def check_sim_args(v, where):
     check_list(v, where, check_str, nonempty=False, unique=False)
     if v and not v[0].startswith("--"):
@@ -408,6 +438,9 @@ def check_sim_args(v, where):
         if opt.split("=", 1)[0] in SIM_DERIVED:
             name = opt.split("=", 1)[0]
             bad(where, f"{name} comes from {SIM_DERIVED[name]}, not sim_args")
+        if opt.split("=", 1)[0] in SIM_OUTPUTS:
+            bad(where, f"{opt.split('=', 1)[0]} writes a file: not in sim_args (every cell "
+                       "would write the same one; run platter-sim itself for it)")
     return v
 
 
@@ -592,7 +625,8 @@ def check_experiment(spec, where, base_dir=None):
         bad(f"{where}: runtime", f"{spec['runtime']!r:.60} is not a duration (seconds, "
                                  f"above 0 and at most {cli.RUNTIME_MAX_S})")
     if "seed" in spec:
-        check_seed(spec["seed"], f"{where}: seed")
+        check_seed(spec["seed"], f"{where}: seed", wnames,
+                   list(dict.fromkeys(v for pair in spec["pairs"] for v in pair)))
     if "timeout_s" in spec and (type(spec["timeout_s"]) is not int or
                                 not 1 <= spec["timeout_s"] <= RUN_GUEST_TIMEOUT_MAX_S):
         bad(f"{where}: timeout_s", f"{spec['timeout_s']!r:.60} is not whole host seconds "
@@ -629,14 +663,16 @@ class Spec(dict):
     kernels = {}
 
 
-def check_seed(seed, where):
-    """The published figures a report shows beside its cells."""
+def check_seed(seed, where, workloads, variants):
+    """The published figures a report shows beside its cells: of the
+    experiment's own workloads and kernels (an unknown name would never
+    be shown)."""
     check_keys(seed, where, ("cells",), ("source", "frontend"))
     check_str(seed.get("source", ""), f"{where}.source")
     check_str(seed.get("frontend", ""), f"{where}.frontend")
-    check_keys(seed["cells"], f"{where}.cells", (), tuple(seed["cells"]))
+    check_keys(seed["cells"], f"{where}.cells", (), tuple(workloads))
     for wl, by in seed["cells"].items():
-        check_keys(by, f"{where}.cells.{wl}", (), tuple(by))
+        check_keys(by, f"{where}.cells.{wl}", (), tuple(variants))
         for variant, figures in by.items():
             w = f"{where}.cells.{wl}.{variant}"
             check_keys(figures, w, (), ("iops", "avg", "p50", "p99", "p99.9"))
@@ -877,6 +913,11 @@ def rerun_command(cell, runtime):
             f"PLATTER_QEMU=build {' '.join(words)})")
 
 
+# dsync-write's options (guest-tests/src/pattern.c) that platter-sim's
+# dsync takes as they are
+DSYNC_SIM_OPTIONS = ("--pattern", "--span", "--bs", "--offset", "--seed")
+
+
 def sim_plan(cell, runtime, sim):
     """(the platter-sim command that predicts the cell, None), or (None,
     why platter-sim has no prediction for it)."""
@@ -903,7 +944,13 @@ def sim_plan(cell, runtime, sim):
     if kind == "dsync":
         cmd += ["--policy", dsync_policy(cell["declares"], dev)]
         args = wl.get("args", [])
-        for opt in ("--pattern", "--span", "--bs"):
+        # every dsync-write option reaches the sim, or the cell says why
+        # not (issue 27: --offset and --seed were dropped, and the sim
+        # column showed the offset-0 figure)
+        if "--ios" in args:
+            return None, ("the guest's --ios (a count of writes) has no platter-sim "
+                          "equivalent: the sim runs for the runtime")
+        for opt in DSYNC_SIM_OPTIONS:
             if opt in args:
                 cmd += [opt, args[args.index(opt) + 1]]
     elif kind == "fsync-append" and "fsync_flush_share" in cell["declares"]:
@@ -933,6 +980,10 @@ def extra_options(cmd, args):
     return out
 
 
+# a cell's JSON result (a guest's carries fio's gzipped output): far below
+CHILD_OUTPUT_MAX = 64 << 20
+
+
 def run_json(cmd, timeout, cwd=None, last_line=False, env=None, ok_status=(0,)):
     """Run cmd; (its JSON stdout, or with last_line the JSON on its last
     line, None) or (None, why).  An exit status outside ok_status is an
@@ -943,19 +994,48 @@ def run_json(cmd, timeout, cwd=None, last_line=False, env=None, ok_status=(0,)):
                              cwd=cwd, start_new_session=True, env=env)
     except OSError as e:
         return None, f"cannot run {cmd[0]}: {e.strerror}"
+    # read without bound, a child that prints 3 GB made compare grow to
+    # 8.6 GB: stdout is kept up to CHILD_OUTPUT_MAX (the child is killed
+    # past it), stderr's last 64 KiB
+    got = {"out": bytearray(), "err": bytearray(), "over": False}
+
+    def drain(stream, key, keep_tail):
+        for block in iter(lambda: stream.read(1 << 16), b""):
+            buf = got[key]
+            buf += block
+            if keep_tail:
+                del buf[:-(64 << 10)]
+            elif len(buf) > CHILD_OUTPUT_MAX and not got["over"]:
+                got["over"] = True
+                os.killpg(p.pid, signal.SIGKILL)
+                buf.clear()
+            elif got["over"]:
+                buf.clear()
+
+    readers = [threading.Thread(target=drain, args=(p.stdout, "out", False), daemon=True),
+               threading.Thread(target=drain, args=(p.stderr, "err", True), daemon=True)]
+    for r in readers:
+        r.start()
     try:
-        out, err = p.communicate(timeout=timeout)
+        p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
+        p.wait()
         return None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ..."
+    finally:
+        for r in readers:
+            r.join()
+    if got["over"]:
+        return None, (f"more than {CHILD_OUTPUT_MAX} bytes on stdout (killed): "
+                      f"{shlex.join(cmd[:3])} ...")
+    out, err = bytes(got["out"]), bytes(got["err"])
     out = out.decode("utf-8", "replace")
     if p.returncode not in ok_status:
         tail = "\n".join(err.decode("utf-8", "replace").strip().splitlines()[-6:])
         return None, f"exit {p.returncode}: {tail}"
     try:
-        return json.loads(out.strip().splitlines()[-1] if last_line else out), None
-    except (json.JSONDecodeError, IndexError) as e:
+        return strictjson.loads(out.strip().splitlines()[-1] if last_line else out), None
+    except (strictjson.Invalid, IndexError) as e:
         return None, f"bad JSON on stdout: {e}"
 
 
@@ -1028,6 +1108,7 @@ def summarize(res, workload=None):
     out["cdf_us"] = cdf
     if "accounting" in res:  # a guest run on platter's QEMU
         out["accounting"] = accounting_summary(res, workload)
+    check_figures(out)
     return out
 
 
@@ -1043,6 +1124,25 @@ def accounting_summary(res, workload):
         return {"error": f"the accounting does not read: {e}"}
 
 
+def check_figures(summary):
+    """Every figure of a summary is a number >= 0 (or absent): a saved or a
+    child's report with an iops of -5 or "abc" is refused here, by name,
+    not met later by the arithmetic of a gate or a table (ValueError)."""
+    def figure(name, v):
+        if v is not None and (type(v) not in (int, float) or not 0 <= v < 1e300):
+            raise ValueError(f"{name} is {v!r:.40}, not a number >= 0")
+    figure("ios", summary["ios"])
+    figure("iops", summary["iops"])
+    for group in ("lat_us", "per_io"):
+        for k, v in summary[group].items():
+            figure(f"{group}.{k}", v)
+    for i, point in enumerate(summary["cdf_us"]):
+        if not isinstance(point, (list, tuple)) or len(point) != 2:
+            raise ValueError(f"cdf_us[{i}] is {point!r:.40}, not a pair")
+        figure(f"cdf_us[{i}]", point[0])
+        figure(f"cdf_us[{i}]", point[1])
+
+
 # the figures a platter-sim JSON report must give (summarize reads them)
 SIM_FIGURES = ("ios", "iops", "lat_ns.avg", "lat_ns.p50", "lat_ns.p99", "lat_ns.p99.9")
 
@@ -1056,8 +1156,8 @@ def sim_lacks(res):
         v = res
         for part in name.split(".", 1):
             v = v.get(part) if isinstance(v, dict) else None
-        if type(v) not in (int, float):
-            return f"'{name}'"
+        if type(v) not in (int, float) or not 0 <= v < 1e300:
+            return f"'{name}' (as a number >= 0)"
     return None
 
 
@@ -1079,7 +1179,11 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             sres, serr = None, f"platter-sim's JSON report has no {lacks}"
         if sres:
             host["sim_cpu_ns"] = (sres.pop("host", None) or {}).get("cpu_ns")
-        rec["sim"] = {"summary": summarize(sres), "error": serr, "raw": sres,
+        try:
+            ssum = summarize(sres)
+        except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError) as e:
+            ssum, sres, serr = None, None, f"platter-sim's JSON report is malformed: {e}"
+        rec["sim"] = {"summary": ssum, "error": serr, "raw": sres,
                       "command": shlex.join(from_root(scmd))}
     else:
         rec["sim"] = {"summary": None, "error": None, "raw": None, "command": None,
@@ -1110,6 +1214,9 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             gres, gerr = decode_guest(gres)
         try:
             gsum = summarize(gres, cell["workload"])
+            over = fioout.overran(gres["fio"], runtime) if gres and "fio" in gres else None
+            if over:
+                gsum, gerr = None, over
         except fioout.Malformed as e:
             gsum, gerr = None, f"fio's output: {e}"
         rec["guest"] = {"summary": gsum, "error": gerr, "raw": gres,

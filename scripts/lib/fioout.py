@@ -36,6 +36,29 @@ def parse(text):
     return doc
 
 
+def overran(doc, asked_s):
+    """Why the jobs ran longer than the runtime fio was given, or None.  A
+    job may end sooner (its size written) but not later: a runtime that
+    fio misread (a plain 0.3 is 0, no limit) shows here.  Jobs that set
+    their own runtime are not held to asked_s.  The margin is one second or
+    half the runtime, whichever is more: fio checks its clock between I/Os,
+    and the I/Os in flight at the deadline (a queue behind a cache flush)
+    still complete."""
+    if "runtime" in (doc.get("global options") or {}) and \
+            not str(doc["global options"]["runtime"]).endswith("us"):
+        return None   # the job file's [global] runtime= won
+    longest = 0
+    for job in doc.get("jobs", []):
+        if not isinstance(job, dict) or "runtime" in (job.get("job options") or {}):
+            continue
+        ms = job.get("job_runtime", 0)
+        longest = max(longest, ms if type(ms) is int else 0)
+    if longest > (asked_s + max(asked_s / 2, 1)) * 1000:
+        return (f"fio ran {longest} ms, not the {asked_s} s asked for "
+                "(a runtime fio did not honour: the figures are not the cell's)")
+    return None
+
+
 def _lat(stat, key):
     """(histogram, mean_ns, N) of a fio latency object."""
     lat = stat.get(key) or {}

@@ -33,6 +33,10 @@ def parse(text, where="--gate"):
         if not m:
             bad(where, f"'{term:.60}' is not METRIC:+N% or METRIC:-N% "
                        f"(METRIC one of {', '.join(METRICS)}; e.g. iops:-2%,p99:+5%)")
+        if m.group(2) == "-" and float(m.group(3)) >= 100:
+            # no figure falls by more than 100%: such a bound never fails
+            bad(where, f"'{term.strip():.60}' can never fail (a figure cannot fall by "
+                       "100% or more); give a bound below 100%")
         rule.append((m.group(1), m.group(2), float(m.group(3))))
     return rule
 

@@ -156,6 +156,26 @@ def rerun_command(c, seed):
     return f"scripts/platter powercut {c.rerun_name} --seeds {seed}"
 
 
+def check_image(c, directory):
+    """The cuts' image (image_gib, sparse) can be made in directory: on
+    ext4 16 TiB is File too large, which would fail every cut (BadInput)."""
+    probe = os.path.join(directory, "image-probe")
+    try:
+        with open(probe, "wb") as img:
+            img.truncate(c.get("image_gib", 200) << 30)
+    except OSError as e:
+        cli.bad_input(f"platter: {c['name']}: image_gib {c.get('image_gib', 200)}: the image "
+                      f"cannot be made in {directory}: {e.strerror}")
+    finally:
+        if os.path.exists(probe):
+            os.unlink(probe)
+
+
+# the first cuts of a campaign, all errors: the rest would fail the same
+# way (--cuts 1048576 once showed an ETA of 3 days), so it stops
+ALL_FAILED_STOP = 3
+
+
 def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
     """Run one cut; returns its record (host timings under "host")."""
     wl, cut_ns = plan(c, seed)

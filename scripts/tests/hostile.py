@@ -19,6 +19,8 @@ Tokens in the command:
   @JSON:TEXT@           a file holding TEXT
   @REPORT:{JSON}@       a directory holding a sim-only seed-fops report
                         (0.1 s cells) with these top-level keys replaced
+  @REPORTSET:{JSON}@     the same with values set at dotted paths
+                        ("cells.0.sim.raw.iops": -5; a number indexes a list)
   @REPORTRAW:TEXT@      a directory whose report.json holds TEXT
   @PART:K/N[:RUNTIME]@  a sim-only seed-fops report of shard K/N
   @TREE@                a git tree that looks like Linux, two commits (the
@@ -30,7 +32,9 @@ Tokens in the command:
                         recurses); @DEEPREPORT@ a directory with it as
                         report.json
   @FAKESIM:KIND@        an executable standing in for platter-sim: KIND
-                        binary (prints bytes that are not UTF-8), fieldless
+                        binary (prints bytes that are not UTF-8), negative
+                        (an iops of -5), deep (nested JSON), flood (prints
+                        without end), fieldless
                         (a JSON report without its figures), listjson
                         (--dump-profile as usual, a JSON list otherwise)
 
@@ -60,6 +64,9 @@ ENV = dict(os.environ, PLATTER_CACHE="/proc/platter-hostile-no-cache",
 FAKESIM = {
     "binary": r"printf '\377\376 not text'",
     "fieldless": """echo '{"version": 1}'""",
+    "negative": """echo '{"version": 1, "ios": 5, "iops": -5, "lat_ns": {"avg": 1, "p50": 1, "p99": 1, "p99.9": 1}}'""",
+    "flood": "exec yes",
+    "deep": """python3 -c 'print("[" * 100000 + "]" * 100000)'""",
     "listjson": """case "$*" in *--dump-profile*) echo 'capacity_bytes = 4096  # [given]' ;;
 *) echo '[1]' ;; esac""",
 }
@@ -153,6 +160,16 @@ class Fixtures:
             if kind == "REPORT":
                 base = os.path.join(self.part("all"), "report.json")
                 doc = self.patched(base, arg)
+                return self.report(json.dumps(doc))
+            if kind == "REPORTSET":
+                with open(os.path.join(self.part("all"), "report.json")) as f:
+                    doc = json.load(f)
+                for path, v in json.loads(arg).items():
+                    *parents, last = [int(k) if k.isdigit() else k for k in path.split(".")]
+                    node = doc
+                    for k in parents:
+                        node = node[k]
+                    node[last] = v
                 return self.report(json.dumps(doc))
             if kind == "REPORTRAW":
                 return self.report(arg)

@@ -290,6 +290,19 @@ def bad_path_in_manifest(ms):
     set_manifest(ms, edit)
 
 
+def raw_manifest(text):
+    def edit(ms):
+        ms[0] = (ms[0][0], text.encode())
+    return edit
+
+
+def oversized_member(ms):
+    """bzImage 4 MiB in the archive, its manifest size unchanged: refused
+    on the tar header, before the member is staged (was: copied whole)."""
+    i = next(i for i, (m, _) in enumerate(ms) if m.name.endswith("/bzImage"))
+    ms[i] = (ms[i][0], bytes(4 << 20))
+
+
 REFUSALS = [
     ("tampered", tampered, "sha256 or size differs from the manifest"),
     ("foreign key", foreign_key, "is not this checkout's key"),
@@ -306,6 +319,15 @@ REFUSALS = [
     ("manifest version", lambda ms: set_manifest(ms, lambda m: m.update(version=2)),
      "manifest version 2, expected 1"),
     ("path in manifest", bad_path_in_manifest, "is not a plain relative path"),
+    # issue 27: a RecursionError traceback, a boolean version taken for 1,
+    # a repeated key silently won by the last, a member staged whole
+    ("deep manifest", raw_manifest("[" * 100000 + "]" * 100000), "nested too deeply"),
+    ("manifest version true", lambda ms: set_manifest(ms, lambda m: m.update(version=True)),
+     "manifest version true, expected 1"),
+    ("manifest key twice", raw_manifest('{"version": 1, "version": 1, "entries": []}'),
+     "the key 'version' appears twice"),
+    ("member larger than its manifest size", oversized_member,
+     "bytes in the archive"),
 ]
 
 

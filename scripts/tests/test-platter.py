@@ -258,7 +258,9 @@ def test_policy_from_declarations(tmp):
     # anything called fops).
     import experiment
     both = ["dsync_fua_no_flush", "dsync_fua_native_only"]
+    # (no seed figures: seed-fops's are of base and fops, not of this pair)
     path = spec_file(tmp, "decl", pairs=[["fops", "all"]], kernels={"fops": [], "all": both},
+                     seed={"cells": {}},
                      devices=[{"frontend": "nvme"},
                               {"frontend": "nvme", "name": "nvme-nofua", "fua": "off"},
                               {"frontend": "virtio-blk", "write_cache": "off", "name": "wt"},

@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""Property-based hostile input (issue 27), with Debian's python3-hypothesis:
+inputs generated from the real files (a shipped experiment, campaign,
+report, profile, trace, a cache archive) by mutation, and argument vectors
+from each command's own options.  For every input, the command:
+  - ends with a status from the documented table (0, 1, 2, 125), never by
+    a signal, and never prints a Python traceback;
+  - on a failure prints one line on stderr, or (compare, whose cells
+    report their own lines) ends with one error line;
+  - ends within TIME_BOUND_S (inputs here are at most a few KB), within
+    MEM_BOUND_MB of address space (resource.setrlimit in the child: a
+    MemoryError or a failed allocation is a finding);
+  - writes nothing outside its output folder (the scratch folder holds
+    only the input and the output folder afterwards).
+usage: test-properties.py PLATTER_SIM [--long] [--target NAME] [--examples N]
+Default: a fixed number of examples per target, derandomized (the same
+inputs every run, for CI).  --long: random inputs, 2000 per target unless
+--examples; the long run is documented in docs/hardening.md.  Prints TAP."""
+import argparse
+import contextlib
+import io
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+try:
+    from hypothesis import HealthCheck, given, settings, strategies as st
+except ImportError:
+    sys.exit("test-properties: needs Debian's python3-hypothesis (scripts/setup-host)")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import tap  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+PLATTER = os.path.join(ROOT, "scripts", "platter")
+RUN_GUEST = os.path.join(ROOT, "scripts", "run-guest")
+STATUSES = (0, 1, 2, 125)
+TIME_BOUND_S = 60
+MEM_BOUND_MB = 2048
+
+ap = argparse.ArgumentParser()
+ap.add_argument("sim")
+ap.add_argument("--long", action="store_true")
+ap.add_argument("--target")
+ap.add_argument("--examples", type=int)
+A = ap.parse_args()
+SIM = os.path.abspath(A.sim)
+EXAMPLES = A.examples or (2000 if A.long else 12)
+SETTINGS = settings(max_examples=EXAMPLES, derandomize=not A.long, deadline=None,
+                    database=None, suppress_health_check=list(HealthCheck))
+COUNT = {}
+
+
+def limits():
+    resource.setrlimit(resource.RLIMIT_AS, (MEM_BOUND_MB << 20, MEM_BOUND_MB << 20))
+
+
+def check_run(name, argv, scratch, keep, one_line=True):
+    """Run argv in scratch; the properties above.  keep: the names scratch
+    may hold afterwards (the inputs and the output folder)."""
+    COUNT[name] = COUNT.get(name, 0) + 1
+    env = dict(os.environ, PLATTER_CACHE=os.path.join(scratch, "out", "cache"),
+               PLATTER_QEMU="/nonexistent/qemu-system-x86_64", LC_ALL="C",
+               TMPDIR=os.path.join(scratch, "out"))
+    os.makedirs(os.path.join(scratch, "out"), exist_ok=True)
+    try:
+        p = subprocess.run(argv, cwd=scratch, env=env, capture_output=True, text=True,
+                           errors="replace", stdin=subprocess.DEVNULL,
+                           timeout=TIME_BOUND_S, preexec_fn=limits)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"no end within {TIME_BOUND_S} s: {argv!r:.300}")
+    what = f"{argv!r:.300}: exit {p.returncode}, stderr {p.stderr[-500:]!r}"
+    assert p.returncode >= 0, f"killed by signal {-p.returncode}; {what}"
+    assert "Traceback" not in p.stderr and "MemoryError" not in p.stderr, what
+    assert p.returncode in STATUSES, what
+    # lines end at '\n' only: str.splitlines would also split at a vertical
+    # tab or a form feed, which a message must not hold either (checked)
+    lines = [ln for ln in p.stderr.split("\n") if ln.strip()]
+    assert not any(c in p.stderr for c in "\v\f\r\x1b"), f"a control character; {what}"
+    if p.returncode != 0:
+        assert lines, f"no error line; {what}"
+        if one_line:
+            assert len(lines) == 1, f"want one stderr line; {what}"
+    stray = sorted(set(os.listdir(scratch)) - set(keep) - {"out"})
+    assert not stray, f"wrote outside its output folder: {stray}; {what}"
+
+
+@contextlib.contextmanager
+def scratch():
+    """A fresh scratch folder for one input, removed afterwards."""
+    d = tempfile.mkdtemp(prefix="platter-prop-")
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def write(d, name, data):
+    path = os.path.join(d, name)
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+    return path
+
+
+# JSON values a hostile spec holds: every type, huge and odd numbers,
+# long and odd strings, nesting
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(10 ** 30), max_value=10 ** 30),
+    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(
+        [0, -1, 1 << 63, 1 << 64, 1e308, 0.3, 100001, "", "-200%", "/etc/passwd",
+         "../../x", "x" * 300, "--trace-out", "seq", "nvme", "base"]),
+    st.text(max_size=40))
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)),
+    max_leaves=12)
+
+
+def paths(doc, prefix=()):
+    """Every key path into a JSON document."""
+    out = [prefix]
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += paths(v, prefix + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            out += paths(v, prefix + (i,))
+    return out
+
+
+def mutated(doc, draw):
+    """doc with one to three values replaced (or keys removed)."""
+    doc = json.loads(json.dumps(doc))
+    all_paths = [p for p in paths(doc) if p]
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(all_paths))
+        node = doc
+        try:
+            for k in path[:-1]:
+                node = node[k]
+            if draw(st.booleans()) and isinstance(node, dict):
+                node.pop(path[-1], None)
+            else:
+                node[path[-1]] = draw(VALUES)
+        except (KeyError, IndexError, TypeError):
+            pass
+    return doc
+
+
+def text_mutations(text):
+    """A file's text, cut, with lines doubled, dropped or replaced."""
+    @st.composite
+    def make(draw):
+        lines = text.splitlines(True)
+        for _ in range(draw(st.integers(1, 4))):
+            i = draw(st.integers(0, max(len(lines) - 1, 0)))
+            how = draw(st.sampled_from(["drop", "dup", "replace", "cut", "junk"]))
+            if not lines:
+                lines = [""]
+            if how == "drop":
+                lines.pop(i)
+            elif how == "dup":
+                lines.insert(i, lines[i])
+            elif how == "replace":
+                lines[i] = draw(st.text(max_size=60)) + "\n"
+            elif how == "cut":
+                lines = lines[:i]
+            else:
+                lines[i] = lines[i].rstrip("\n") + draw(st.sampled_from(
+                    ["0" * 30, " 1e999", "=", " # x", "\0", "-1", " nan", "\xff"])) + "\n"
+        return "".join(lines)
+    return make()
+
+
+def load(rel):
+    with open(os.path.join(ROOT, rel)) as f:
+        return f.read()
+
+
+SEED_FOPS = json.loads(load("scripts/experiments/seed-fops.json"))
+CAMPAIGN = json.loads(load("scripts/campaigns/fops-nvme.json"))
+RAW_JSON = st.one_of(st.text(max_size=200), st.sampled_from([
+    "[" * 5000 + "]" * 5000, '{"a": 1, "a": 2}', "1" * 5000, "1e999", "NaN", "-Infinity"]))
+
+
+def spec_text(base):
+    @st.composite
+    def make(draw):
+        if draw(st.integers(0, 4)) == 0:
+            return draw(RAW_JSON)
+        return json.dumps(mutated(base, draw))
+    return make()
+
+
+@SETTINGS
+@given(spec_text(SEED_FOPS))
+def experiment_spec(text):
+    with scratch() as d:
+        spec = write(d, "spec.json", text)
+        check_run("experiment spec", [PLATTER, "compare", spec, "--sim-only", "--sim", SIM,
+                                      "--runtime", "0.01", "--cells", "seq.*.nvme.*",
+                                      "--out", os.path.join(d, "out", "r")],
+                  d, ["spec.json"], one_line=False)
+
+
+@SETTINGS
+@given(spec_text(CAMPAIGN))
+def campaign_spec(text):
+    with scratch() as d:
+        spec = write(d, "c.json", text)
+        check_run("campaign spec", [PLATTER, "powercut", spec, "--out",
+                                    os.path.join(d, "out", "r")], d, ["c.json"],
+                  one_line=False)   # a line per cut that ran
+
+
+REPORT = None
+
+
+def base_report():
+    global REPORT
+    if REPORT is None:
+        d = tempfile.mkdtemp(prefix="platter-prop-report-")
+        subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM,
+                        "--runtime", "0.02", "--out", d], check=True, capture_output=True)
+        with open(os.path.join(d, "report.json")) as f:
+            REPORT = json.load(f)
+        shutil.rmtree(d)
+    return REPORT
+
+
+@st.composite
+def report_text(draw):
+    if draw(st.integers(0, 5)) == 0:
+        return draw(RAW_JSON)
+    return json.dumps(mutated(base_report(), draw))
+
+
+@SETTINGS
+@given(report_text(), st.sampled_from(["report", "gate", "merge"]))
+def report_json(text, command):
+    with scratch() as d:
+        os.makedirs(os.path.join(d, "rep"))
+        write(d, "rep/report.json", text)
+        rep = os.path.join(d, "rep")
+        argv = {"report": [PLATTER, "report", rep],
+                "gate": [PLATTER, "gate", rep, "--gate", "iops:-1%"],
+                "merge": [PLATTER, "merge", "--out", os.path.join(d, "out", "m"), rep]}[command]
+        check_run(f"report.json ({command})", argv, d, ["rep"], one_line=command != "gate")
+
+
+@SETTINGS
+@given(st.one_of(RAW_JSON, st.builds(json.dumps, VALUES), st.builds(
+    lambda v, e: json.dumps({"version": v, "entries": e}), VALUES, VALUES)),
+    st.lists(st.tuples(st.sampled_from(["qemu/x/bin/qemu-system-x86_64", "/abs", "../up",
+                                        "kernel/base-0/bzImage", "a" * 200]),
+                       st.integers(0, 4096)), max_size=3))
+def cache_archive(manifest, members):
+    with scratch() as d:
+        arc = os.path.join(d, "a.tar.gz")
+        with tarfile.open(arc, "w:gz") as t:
+            for name, data in [("manifest.json", manifest.encode())] + \
+                    [(n, bytes(size)) for n, size in members]:
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+        check_run("cache archive", [PLATTER, "cache", "import", arc], d, ["a.tar.gz"])
+
+
+@SETTINGS
+@given(text_mutations(load("hw-model/profiles/st20000nm007d.profile")))
+def profile(text):
+    with scratch() as d:
+        prof = write(d, "p.profile", text)
+        check_run("profile", [SIM, "--profile", prof, "--runtime", "0.01", "--json"],
+                  d, ["p.profile"])
+
+
+TRACE = ("# platter-trace v1\n0 W 0 4096 -\n1000 W 4096 4096 F\n2000 FLUSH\n"
+         "3000 R 0 4096 -\n# power-cut at=5000\n")
+
+
+@SETTINGS
+@given(text_mutations(TRACE))
+def trace(text):
+    with scratch() as d:
+        tr = write(d, "t.trace", text)
+        check_run("trace", [SIM, "--profile", "st20000nm007d", "--workload", "replay",
+                            "--trace", tr, "--json"], d, ["t.trace"])
+
+
+WORDS = st.sampled_from(["--runtime", "0.3", "1e400", "-1", "nan", "--sim-only", "--sim",
+                         "--out", "out/x", "--junit", "--gate", "iops:-2%", "--cells", "*",
+                         "--shard", "1/2", "-j", "0", "--workloads", "--devices", "nvme",
+                         "seed-fops", "--base", "--patched", "base", "fops", "--baseline",
+                         "--fs", "xfs", "", "x" * 300, "--", "=", "--help"])
+
+
+@SETTINGS
+@given(st.sampled_from(["compare", "merge", "gate", "report", "list", "cache", "bogus"]),
+       st.lists(WORDS, max_size=8))
+def platter_argv(command, words):
+    with scratch() as d:
+        argv = [PLATTER, command] + [SIM if w == "--sim" else w for w in words]
+        if command == "compare" and "--sim-only" not in words:
+            argv += ["--sim-only", "--sim", SIM, "--cells", "seq.*.nvme.*", "--runtime", "0.01"]
+        check_run("platter argv", argv, d, [], one_line=command != "compare")
+
+
+SIM_WORDS = st.sampled_from([
+    "--profile", "990pro", "st20000nm007d", "--workload", "fio", "dsync", "replay",
+    "fsync-append", "--rw", "randrw", "--numjobs", "4096", "--iodepth", "256", "--runtime",
+    "0.001", "1e400", "-1", "--json", "--bs", "4k", "0", "--span", "1G", "--offset", "18000G",
+    "--fsync", "3", "--trace", "/dev/null", "--seed", "18446744073709551616", "--explain",
+    "--policy", "fua", "--queue-depth", "0", "--dump-profile", "x" * 200, "--pattern", "rand"])
+
+
+@SETTINGS
+@given(st.lists(SIM_WORDS, max_size=10))
+def sim_argv(words):
+    with scratch() as d:
+        # a bounded run: a short default runtime unless the words give one
+        argv = [SIM] + words + ([] if "--runtime" in words else ["--runtime", "0.001"])
+        check_run("platter-sim argv", argv, d, [])
+
+
+GUEST_WORDS = st.sampled_from([
+    "--kernel", "base", "fops", "nope", "--device", "nvme", "virtio-blk", "sata",
+    "--drive-opts", "driver=hddmodel,profile=st20000nm007d,file=IMG", "driver=x", "dsync",
+    "fio", "exec", "--", "--pattern", "rand", "--runtime", "0.3", "-1", "--smp", "0", "16",
+    "--timeout", "1e400", "x" * 300, ""])
+
+
+@SETTINGS
+@given(st.lists(GUEST_WORDS, max_size=10))
+def run_guest_check(words):
+    with scratch() as d:
+        check_run("run-guest --check", [RUN_GUEST, "--check"] + words, d, [])
+
+
+TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, trace,
+           platter_argv, sim_argv, run_guest_check]
+
+
+def counted(target):
+    """target, then how many inputs it ran on stderr (tap.run exits)."""
+    def run():
+        before = dict(COUNT)
+        try:
+            target()
+        finally:
+            for name, n in sorted(COUNT.items()):
+                if n != before.get(name):
+                    print(f"{target.__name__}: {name}: {n - before.get(name, 0)} generated "
+                          "inputs", file=sys.stderr)
+    return run
+
+
+def main():
+    chosen = [t for t in TARGETS if not A.target or t.__name__ == A.target]
+    tap.run([(t.__name__, counted(t)) for t in chosen])
+
+
+main()
