@@ -42,6 +42,8 @@ import time
 import zlib
 import lzma
 
+import cli
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 MANIFEST = "manifest.json"
@@ -631,4 +633,4 @@ def main(action, path=None, kernels=()):
             return cmd_export(path, kernels)
         return cmd_import(path, kernels)
     except Refused as e:
-        raise SystemExit(f"platter: cache {action}: {e}")
+        raise cli.BadInput(f"platter: cache {action}: {e}")

@@ -104,8 +104,8 @@ def load_spec(directory, name_or_path, what):
         path = os.path.join(directory, name_or_path + ".json")
     if not os.path.exists(path):
         names = sorted(f[:-5] for f in os.listdir(directory) if f.endswith(".json"))
-        raise SystemExit(f"platter: no {what} '{name_or_path}' (known: {', '.join(names)}; "
-                         "or a path to a JSON file)")
+        raise cli.BadInput(f"platter: no {what} '{name_or_path}' (known: {', '.join(names)}; "
+                           "or a path to a JSON file)")
     return read_json(path, f"an {what}" if what[0] in "aeiou" else f"a {what}"), path
 
 
@@ -277,16 +277,16 @@ def check_devices(devices, path, base_dir=""):
     show the guest."""
     for dev in devices:
         if not isinstance(dev, dict) or "frontend" not in dev:
-            raise SystemExit(f"platter: {path}: a device needs a 'frontend': {dev!r}")
+            raise cli.BadInput(f"platter: {path}: a device needs a 'frontend': {dev!r}")
         for key, val in dev.items():
             if key not in DEVICE_KEYS:
-                raise SystemExit(f"platter: {path}: device key '{key}' is not one of "
-                                 f"{', '.join(DEVICE_KEYS)}")
+                raise cli.BadInput(f"platter: {path}: device key '{key}' is not one of "
+                                   f"{', '.join(DEVICE_KEYS)}")
             typ, allowed, _ = DEVICE_KEYS[key]
             if type(val) is not typ or allowed is not None and val not in allowed:
                 why = _allowed(allowed) if allowed is not None else f"a {typ.__name__}"
-                raise SystemExit(f"platter: {path}: device {key}={val!r:.60} is out of range "
-                                 f"({why})")
+                raise cli.BadInput(f"platter: {path}: device {key}={val!r:.60} is out of range "
+                                   f"({why})")
         if "name" in dev:
             check_name(dev["name"], f"{path}: device name")
         if "profile" in dev:
@@ -294,8 +294,8 @@ def check_devices(devices, path, base_dir=""):
         if "frontend_props" in dev:
             check_frontend_props(dev["frontend_props"], f"{path}: device")
         if "dpofua" in dev and dev["frontend"] != "scsi-hd":
-            raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd only, "
-                             f"not {dev['frontend']}")
+            raise cli.BadInput(f"platter: {path}: device dpofua applies to scsi-hd only, "
+                               f"not {dev['frontend']}")
 
 
 def write_cache(dev):
@@ -785,7 +785,7 @@ def check_command(cell_id, cmd, prog="platter"):
                        stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-        raise SystemExit(f"{prog}: cell {cell_id}: {why}")
+        raise cli.BadInput(f"{prog}: cell {cell_id}: {why}")
 
 
 def from_root(cmd):

@@ -9,7 +9,10 @@ platter_root=$(cd "$(dirname "$0")/.." && pwd)
 
 # Diagnostics go to stderr; stdout carries only machine-readable output.
 say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
-die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+# die: a failure (status $die_status, 1 unless the script sets it: build
+# scripts say 125, infrastructure); bad: bad input, a spec or argument (2)
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit "${die_status:-1}"; }
+bad() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 2; }
 # prefixed CMD...: CMD's output (stdout and stderr) on stderr, each line
 # prefixed as say's are (a tool's own progress lines, such as ninja's
 # "[K/N] Compiling", are then told from platter's); CMD's exit status.

@@ -16,6 +16,7 @@ import os
 import shlex
 import time
 
+import cli
 import cache
 import experiment
 
@@ -35,14 +36,14 @@ def check_args(a):
     a.kernel, a.kernel_label = experiment.kernel_run_spec(k), k["label"]
     experiment.check_profile(a.profile, "soak: --profile", os.getcwd())
     if a.slice_kib % 4:
-        raise SystemExit(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
+        raise cli.BadInput(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
     if a.stride_mib << 10 < a.slice_kib:
-        raise SystemExit(f"platter: soak: --stride-mib {a.stride_mib} is less than "
-                         f"--slice-kib {a.slice_kib}: the slices would overlap")
+        raise cli.BadInput(f"platter: soak: --stride-mib {a.stride_mib} is less than "
+                           f"--slice-kib {a.slice_kib}: the slices would overlap")
     end = ((a.jobs - 1) * a.stride_mib << 20) + (a.slice_kib << 10)
     if end > experiment.IMAGE_BYTES:
-        raise SystemExit(f"platter: soak: the slices end at byte {end}, past the "
-                         f"{experiment.IMAGE_BYTES >> 30} GiB image")
+        raise cli.BadInput(f"platter: soak: the slices end at byte {end}, past the "
+                           f"{experiment.IMAGE_BYTES >> 30} GiB image")
 
 
 def device(a):

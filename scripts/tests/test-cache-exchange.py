@@ -123,7 +123,7 @@ def exchange(tmp):
     cache_c = os.path.join(tmp, "cache-c")
     p = platter(b, cache_c, "cache", "import", arc, extra_env=NO_NET)
     lines = p.stderr.strip().splitlines()
-    assert p.returncode == 1 and len(lines) == 1 and "Traceback" not in p.stderr, \
+    assert p.returncode == 2 and len(lines) == 1 and "Traceback" not in p.stderr, \
         (p.returncode, p.stderr)
     line = lines[0]
     for frag_text in ("platter: cache import: kernel base: key ", "is not this checkout's key",

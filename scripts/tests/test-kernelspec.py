@@ -171,7 +171,7 @@ def test_patches_on_pinned_source_checked_at_load(tmp):
         p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", "--base",
                             "base", "--patched", f"patches:{stale}", "--sim-only", "--sim", SIM,
                             "--out", os.path.join(tmp, "out")], capture_output=True, text=True)
-        assert p.returncode == 1 and p.stderr.count("\n") == 1 and \
+        assert p.returncode == 2 and p.stderr.count("\n") == 1 and \
             "stale.patch' does not apply to the pinned source" in p.stderr, p.stderr
         assert not os.path.exists(os.path.join(tmp, "out"))
     finally:

@@ -167,7 +167,7 @@ def test_merge_of_a_cells_subset(tmp):
     assert p.returncode == 0, p.stderr
     p = subprocess.run([PLATTER, "merge", "--out", os.path.join(tmp, "m2"), parts[0]],
                        capture_output=True, text=True)
-    assert p.returncode == 1 and "cells in no part: seq." in p.stderr, p.stderr
+    assert p.returncode == 2 and "cells in no part: seq." in p.stderr, p.stderr
 
 
 def key(script, *args):
@@ -202,7 +202,7 @@ def test_compare_leaves_nothing_behind(tmp):
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
                         "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
-    assert p.returncode == 1 and "2 cell(s) failed" in p.stderr, p.stderr
+    assert p.returncode == 125 and "2 cell(s) failed" in p.stderr, p.stderr
     doc = json.load(open(os.path.join(tmp, "o", "report.json")))
     assert all("not executable" in c["guest"]["error"] for c in doc["cells"]), doc["cells"]
     assert os.listdir(scratch) == [], os.listdir(scratch)
@@ -217,7 +217,7 @@ def test_builds_before_cells(tmp):
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
                         "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
-    assert p.returncode == 1, p.stderr
+    assert p.returncode == 125, p.stderr   # a build failed: infrastructure
     assert "platter: [build 1/3] kernel base ..." in p.stderr, p.stderr
     assert p.stderr.strip().splitlines()[-1].startswith(
         "platter: building the kernel base failed"), p.stderr
@@ -363,7 +363,7 @@ def test_closed_pipe_is_silent(tmp):
     assert p.returncode == -signal.SIGPIPE and p.stderr == "", (p.returncode, p.stderr)
     with open("/dev/full", "w") as full:   # a full disk is still an error line
         p = subprocess.run([PLATTER, "list"], stdout=full, stderr=subprocess.PIPE, text=True)
-    assert p.returncode == 1 and p.stderr == \
+    assert p.returncode == 125 and p.stderr == \
         "platter: cannot write the output to stdout: No space left on device\n", p.stderr
 
 
@@ -496,6 +496,27 @@ def test_progress_line_without_figures(tmp):
     assert line == "c: guest - IOPS avg - us; sim 5.0 IOPS avg 2.0 us", line
 
 
+def test_exit_status_table(tmp):
+    # docs/guide.md, "Exit codes": each status from its own cause, so CI
+    # and `git bisect run` tell a regression from bad input or a broken host
+    cells = ("--sim-only", "--runtime", "0.1", "--cells", "seq.*.nvme.*")
+    p = run("compare", "seed-fops", "--sim", SIM, *cells, "--out", os.path.join(tmp, "0"),
+            "--gate", "iops:-2%")
+    assert p.returncode == 0 and "1 passed, 0 failed" in p.stderr, p.stderr
+    swapped = spec_file(tmp, "swapped", pairs=[["fops", "base"]],
+                        kernels={"fops": ["dsync_fua_no_flush", "dsync_fua_native_only"]})
+    p = run("compare", swapped, "--sim", SIM, *cells, "--out", os.path.join(tmp, "1"),
+            "--gate", "iops:-2%")
+    assert p.returncode == 1 and "0 passed, 1 failed" in p.stderr, p.stderr
+    p = run("compare", spec_file(tmp, "bad", runtime=-1), "--sim", SIM, *cells)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and \
+        "runtime: -1 is not a duration" in p.stderr, p.stderr
+    # a platter-sim that fails: no cell has a figure, nothing was judged
+    p = run("compare", "seed-fops", "--sim", "/bin/false", *cells,
+            "--out", os.path.join(tmp, "125"), "--gate", "iops:-2%")
+    assert p.returncode == 125 and "2 cell(s) failed" in p.stderr, p.stderr
+
+
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
@@ -512,5 +533,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
-         ("progress line without figures", test_progress_line_without_figures)],
+         ("progress line without figures", test_progress_line_without_figures),
+         ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table)],
         with_tmpdir=True)
