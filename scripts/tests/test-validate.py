@@ -335,7 +335,7 @@ def check_trace_rows(tmp):
         with contextlib.redirect_stderr(err), tables(trace_drive(3.0)):
             run(sim, tmp)
     except SystemExit as e:
-        assert e.code == 1 and "another trace" in err.getvalue(), err.getvalue()
+        assert e.code == 2 and "another trace" in err.getvalue(), err.getvalue()
     else:
         raise AssertionError("accepted a trace whose mean is not the table's")
 
