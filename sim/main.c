@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "platter-version.h"
 #include "report.h"
 #include "timeline.h"
 #include "trace.h"
@@ -27,7 +28,7 @@ typedef struct {
          *flush_queues, *seed, *rw, *rwmixread, *iodepth, *numjobs, *size,
          *fsync, *thinktime, *timeline, *timeline_count, *timeline_from;
     char *command;          /* the command line, for --timeline's caption */
-    gboolean json, flush_share, xfs_log, dump_profile, verify, closed_loop;
+    gboolean json, flush_share, xfs_log, dump_profile, verify, closed_loop, version;
 } Opts;
 
 #define NS_PER_S 1000000000ull
@@ -600,6 +601,23 @@ static int run(Opts *o, GError **errp)
     return 0;
 }
 
+/* The profile dir of an installed platter-sim: PLATTER_PROFILE_RELDIR from
+ * the binary's own directory (any prefix, DESTDIR or a copied tree); the
+ * source tree's when that is not there (a binary in the build dir). */
+static char *default_profile_dir(void)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        char *dir = g_build_filename(bindir, PLATTER_PROFILE_RELDIR, NULL);
+        if (g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            return dir;
+        }
+        g_free(dir);
+    }
+    return g_strdup(PLATTER_PROFILE_DIR);
+}
+
 static void set_default(char **opt, const char *value)
 {
     if (!*opt) {
@@ -617,6 +635,8 @@ int main(int argc, char **argv)
           "drive profile: a NAME in the profile dir or a FILE", "NAME|FILE" },
         { "profile-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.profile_dir,
           "where profile NAMEs are looked up (env PLATTER_PROFILE_DIR)", "DIR" },
+        { "version", 0, 0, G_OPTION_ARG_NONE, &o.version,
+          "print platter's version (git describe, or the release) and exit", NULL },
         { "dump-profile", 0, 0, G_OPTION_ARG_NONE, &o.dump_profile,
           "print the profile with every default filled in, then exit", NULL },
         { "workload", 0, 0, G_OPTION_ARG_STRING, &o.workload,
@@ -717,9 +737,13 @@ int main(int argc, char **argv)
         rc = 2;
         g_set_error(&err, HWM_ERROR, HWM_ERROR_INVALID,
                     "unexpected argument '%s'", argv[1]);
+    } else if (o.version) {
+        printf("platter-sim %s\n", PLATTER_VERSION);
+        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 125;
     } else {
         const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
-        set_default(&o.profile_dir, env_dir ? env_dir : PLATTER_PROFILE_DIR);
+        g_autofree char *dir = env_dir ? g_strdup(env_dir) : default_profile_dir();
+        set_default(&o.profile_dir, dir);
         rc = run(&o, &err);
         /* a report cut short (a full disk, a closed pipe) is not a result */
         if (!err && (fflush(stdout) != 0 || ferror(stdout))) {

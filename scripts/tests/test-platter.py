@@ -3,8 +3,8 @@
 usage: test-platter.py PLATTER_SIM"""
 import json, os, re, subprocess, sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")
@@ -61,7 +61,7 @@ def test_shard_and_merge(tmp):
 def test_vcpus_and_flush_queues(tmp):
     # seed-xfs runs a 16-vCPU guest (a virtio-blk queue per vCPU) and
     # predicts it with as many blk-flush queues; seed-fops keeps one vCPU
-    import experiment
+    from platterlib import experiment
     for name, smp in (("seed-xfs", "16"), ("seed-fops", None)):
         for cell in experiment.cells(experiment.load(name)):
             g = experiment.guest_command(cell, 1)
@@ -80,7 +80,7 @@ def test_vcpus_and_flush_queues(tmp):
 def test_commands_do_not_name_the_checkout(tmp):
     # a report's rerun lines must work from any checkout, so results
     # committed from one tree read the same as results made in another
-    import experiment
+    from platterlib import experiment
     for cell in experiment.cells(experiment.load("seed-fops")):
         line = experiment.rerun_command(cell, 1)
         assert experiment.ROOT not in line and '"$OLDPWD/scripts/run-guest"' in line, line
@@ -96,7 +96,7 @@ def test_guest_command_at_the_bounds(tmp):
     # the largest runtime, vCPUs and ipns an experiment may ask for give a
     # run-guest command that run-guest accepts (its --timeout was past
     # run-guest's 9999999 s: every guest cell failed after the checks)
-    import experiment
+    from platterlib import experiment
     cell = experiment.cells(experiment.load("seed-fops"))[0]
     cell = dict(cell, device=dict(cell["device"], smp=32, ipns=99))
     cmd = experiment.guest_command(cell, 100000)
@@ -130,7 +130,7 @@ def test_bad_input(tmp):
 def test_report_and_merge_carry_the_spec(tmp):
     # an experiment file outside scripts/experiments: report and merge
     # read its spec from report.json, not by name
-    import experiment
+    from platterlib import experiment
     spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
     spec.update(name="elsewhere", devices=[{"frontend": "nvme"}])
     path = os.path.join(tmp, "elsewhere.json")
@@ -236,7 +236,7 @@ def test_builds_before_cells(tmp):
 
 
 def spec_file(tmp, name, **changes):
-    import experiment
+    from platterlib import experiment
     spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
     spec.update(changes)
     path = os.path.join(tmp, name + ".json")
@@ -256,7 +256,7 @@ def test_policy_from_declarations(tmp):
     # a variant that declares more of its own (the sim column of a custom
     # pair showed base numbers for both before, or fops numbers for
     # anything called fops).
-    import experiment
+    from platterlib import experiment
     both = ["dsync_fua_no_flush", "dsync_fua_native_only"]
     path = spec_file(tmp, "decl", pairs=[["fops", "all"]], kernels={"fops": [], "all": both},
                      devices=[{"frontend": "nvme"},
@@ -319,8 +319,8 @@ def test_policy_from_declarations(tmp):
 def test_campaign_paths_from_its_directory(tmp):
     # a campaign's kernel and profile files are found beside it, wherever
     # platter runs (they were looked up from the current directory)
-    import experiment
-    import powercut
+    from platterlib import experiment
+    from platterlib import powercut
     d = os.path.join(tmp, "mine")
     os.makedirs(d)
     with open(os.path.join(d, "my.profile"), "w") as f:
@@ -371,7 +371,7 @@ def text_boxes(path):
     """(width, height, [(x0, x1, y, text)]) of an SVG's unrotated texts,
     each as wide as report lays it out (CHAR_PX a character)."""
     import xml.etree.ElementTree as ET
-    import report
+    from platterlib import report
     root = ET.parse(path).getroot()
     ns = "{http://www.w3.org/2000/svg}"
     boxes = []
@@ -395,7 +395,7 @@ def test_percentile_plot_labels(tmp):
     # the percentile plot: latency on a log axis (decades), the percentile
     # axis to the tail the samples resolve, and no label past the picture
     # or over another (a 99.999% label ran 3 px past the right edge)
-    import report
+    from platterlib import report
     many = [(i / 100000, 100 + i / 100) for i in range(1, 100000, 37)]
     for tail, pts in (("99.99%", many), ("99.9%", [(0.5, 130), (0.999, 569), (1.0, 900)]),
                       ("99.999%", [(0.5, 100), (0.99999, 300), (1.0, 400)])):

@@ -20,9 +20,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-import disksimtrace  # noqa: E402
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from platterlib import disksimtrace  # noqa: E402
+from platterlib import tap  # noqa: E402
 
 loader = importlib.machinery.SourceFileLoader(
     "validate", os.path.join(HERE, "..", "validate"))

@@ -45,8 +45,8 @@ import subprocess
 import sys
 import tempfile
 
-import cli
-from cache import sha256_file as sha256
+from . import cli
+from .paths import sha256_file as sha256
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KINDS = ("tree", "patches", "bzimage")

@@ -10,8 +10,8 @@ import json
 import math
 import os
 
-import kernelspec
-from experiment import REPORT_VERSION
+from . import kernelspec
+from .experiment import REPORT_VERSION
 
 METRICS = (("iops", "IOPS"), ("avg", "avg (us)"), ("p50", "p50 (us)"),
            ("p99", "p99 (us)"), ("p99.9", "p99.9 (us)"))

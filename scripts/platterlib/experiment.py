@@ -17,12 +17,12 @@ import stat
 import subprocess
 import time
 
-import cli
-import fiojob
-import fioout
-import gate
-import kernelspec
-import latency
+from . import cli
+from . import fiojob
+from . import fioout
+from . import gate
+from . import kernelspec
+from . import latency
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")

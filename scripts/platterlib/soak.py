@@ -16,9 +16,9 @@ import os
 import shlex
 import time
 
-import cli
-import cache
-import experiment
+from . import cli
+from . import cache
+from . import experiment
 
 REPORT_VERSION = 1
 # the drive's request trace, in the run's directory

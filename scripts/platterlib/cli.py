@@ -159,6 +159,17 @@ def existing_dir(text):
     return text
 
 
+def fresh_output_dir(path):
+    """A default output directory that clobbers no earlier run: path, else
+    path-2, path-3, ... (the first that does not exist or is empty)."""
+    cand, n = path, 1
+    while os.path.isdir(cand) and os.listdir(cand) or os.path.lexists(cand) and \
+            not os.path.isdir(cand):
+        n += 1
+        cand = f"{path}-{n}"
+    return cand
+
+
 def output_dir(path, prog="platter"):
     """Make sure path is (or can become) a writable directory now, before
     any cell runs, so results are not lost at the end."""
