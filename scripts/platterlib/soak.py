@@ -51,7 +51,7 @@ def device(a):
     write cache follow it as in the power-cut campaigns (NVMe and scsi-hd
     advertise FUA and the drive serves it natively, virtio-blk has none;
     the write cache on)."""
-    return {"frontend": a.device}
+    return {"frontend": a.frontend}
 
 
 def drive(a):
@@ -63,7 +63,7 @@ def drive(a):
 def device_record(a):
     """What the guest ran on, for the record."""
     dev = device(a)
-    return {"frontend": a.device, "profile": a.profile,
+    return {"frontend": a.frontend, "profile": a.profile,
             "fua": "on" if experiment.drive_fua(dev) else "off",
             "guest_fua": experiment.guest_fua(dev),
             "write_cache": "on" if experiment.write_cache(dev) else "off"}
@@ -87,7 +87,7 @@ def command(a):
 
 def rerun(a):
     """The platter command that repeats this soak."""
-    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--device", a.device,
+    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--frontend", a.frontend,
              "--profile", a.profile,
              "--requests", str(a.requests), "--cut-every-ms", str(a.cut_every_ms),
              "--jobs", str(a.jobs), "--slice-kib", str(a.slice_kib),

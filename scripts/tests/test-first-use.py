@@ -154,8 +154,8 @@ def first_use(tmp):
     env.pop("PLATTER_QEMU", None)   # the clone's own QEMU, as a user gets it
     lines = readme_block()
     compares = [ln for ln in lines if ln.startswith("scripts/platter compare ")]
-    assert len(compares) == 1 and re.search(r"(^| )-j 2( |$)", compares[0]), \
-        f"README's first-use block needs one 'scripts/platter compare ... -j 2' line: {lines}"
+    assert len(compares) == 1 and re.search(r"(^| )--parallel 2( |$)", compares[0]), \
+        f"README's first-use block needs one 'scripts/platter compare ... --parallel 2' line: {lines}"
     exp_name = shlex.split(compares[0])[2]
     for ln in lines:
         cmd = re.sub(r"--runtime \S+", f"--runtime {args.runtime}", ln)
@@ -218,5 +218,5 @@ def first_use(tmp):
           f"({len(during)} during the compare, all before the fan out)")
 
 
-tap.run([("first use: README's commands in a fresh clone, -j 2", first_use)],
+tap.run([("first use: README's commands in a fresh clone, --parallel 2", first_use)],
         with_tmpdir=True)

@@ -75,6 +75,20 @@ def test_platter_sim():
     assert p.returncode == 0 and "capacity_bytes" in p.stdout, p.stderr
 
 
+def test_help_and_completion():
+    p = run("platter", "help", "gate")
+    assert p.returncode == 0 and p.stdout.startswith("usage: platter gate"), p.stderr
+    comp = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(TMP.name, "dest"))
+            for f in fs if d.endswith("bash-completion/completions")]
+    assert len(comp) == 1, comp
+    # the installed completion, as bash uses it
+    script = (f". {comp[0]}; COMP_WORDS=(platter com); COMP_CWORD=1; _platter; "
+              "echo ${COMPREPLY[@]}; COMP_WORDS=(platter compare --par); COMP_CWORD=2; "
+              "_platter; echo ${COMPREPLY[@]}")
+    p = run("bash", "-c", script)
+    assert p.stdout.splitlines() == ["compare completion", "--parallel"], (p.stdout, p.stderr)
+
+
 def test_checkout_symlinks():
     # a symlink on PATH to the checkout's scripts finds their library and
     # the shell helpers through the link
@@ -92,5 +106,6 @@ def test_checkout_symlinks():
 tap.run([("platter --version and platter-sim --version, installed", test_version),
          ("a sim-only compare from outside the checkout", test_sim_only_compare),
          ("platter sim and platter-sim find the installed profiles", test_platter_sim),
+         ("platter help COMMAND; bash completion from the parser", test_help_and_completion),
          ("symlinks to the checkout's platter and run-guest", test_checkout_symlinks)],
         with_tmpdir=False)

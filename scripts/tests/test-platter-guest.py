@@ -16,7 +16,7 @@ SIM = sys.argv[1]
 def compare(out, experiment="seed-fops", *extra, cells="seq.*.nvme.*"):
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", experiment,
                         "--sim", SIM, "--runtime", "1", "--cells", cells,
-                        "-j", "2", "--out", out, *extra], capture_output=True, text=True)
+                        "--parallel", "2", "--out", out, *extra], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr[-2000:]
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f)

@@ -215,7 +215,7 @@ def test_builds_before_cells(tmp):
                PLATTER_CACHE=os.path.join(tmp, "empty-cache-file"))
     open(env["PLATTER_CACHE"], "w").close()   # not a directory: every build fails
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
-                        "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
+                        "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 125, p.stderr   # a build failed: infrastructure
     assert "platter: [build 1/3] kernel base ..." in p.stderr, p.stderr
@@ -226,7 +226,7 @@ def test_builds_before_cells(tmp):
     fake_cache(os.path.join(tmp, "cache"))
     env["PLATTER_CACHE"] = os.path.join(tmp, "cache")
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
-                        "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
+                        "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
     steps = [ln for ln in p.stderr.splitlines() if ": ready (" in ln]
     assert [ln.split("] ")[1].split(":")[0] for ln in steps] == \
@@ -517,6 +517,27 @@ def test_exit_status_table(tmp):
     assert p.returncode == 125 and "2 cell(s) failed" in p.stderr, p.stderr
 
 
+def test_doctor(tmp):
+    # what a new user is told: the OS it does not handle, by name; a cache
+    # it cannot write; each of this checkout's entries, missing in an empty
+    # cache, with the time to build it
+    osr = os.path.join(tmp, "os-release")
+    with open(osr, "w") as f:
+        f.write('PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nVERSION_ID="24.04"\n')
+    env = dict(os.environ, PLATTER_OS_RELEASE=osr, PLATTER_CACHE="/proc/platter-doctor")
+    p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
+    lines = p.stdout.splitlines()
+    assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
+    assert lines[0].startswith("warn  OS: Ubuntu 24.04 LTS: not Debian 12"), lines
+    assert any(ln.startswith("FAIL  cache: /proc/platter-doctor (/proc is not writable")
+               for ln in lines), lines
+    assert any(ln.startswith("warn  to build kernel base: about ") for ln in lines), lines
+    env = dict(os.environ, PLATTER_CACHE=os.path.join(tmp, "c"))
+    p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
+    assert any(ln.startswith("ok    cache: " + os.path.join(tmp, "c") + " (writable)")
+               for ln in p.stdout.splitlines()), p.stdout
+
+
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
@@ -534,5 +555,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
          ("progress line without figures", test_progress_line_without_figures),
-         ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table)],
+         ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table),
+         ("platter doctor", test_doctor)],
         with_tmpdir=True)
