@@ -60,10 +60,10 @@ def missing_packages(pkgs):
 
 def writable_dir(path):
     """(writable, the directory that exists on the way to path)."""
-    d = path
-    while not os.path.isdir(d):
-        d = os.path.dirname(d) or "."
-    return os.access(d, os.W_OK | os.X_OK), d
+    d = os.path.abspath(path)
+    while not os.path.lexists(d):
+        d = os.path.dirname(d)
+    return os.path.isdir(d) and os.access(d, os.W_OK | os.X_OK), d
 
 
 def gb(n):
@@ -103,7 +103,7 @@ def main():
     fatal |= not sim
     root = paths.cache_root()
     ok, base = writable_dir(root)
-    say(ok, "cache", f"{root} ({'writable' if ok else f'{base} is not writable: set PLATTER_CACHE'})")
+    say(ok, "cache", f"{root} ({'writable' if ok else f'{base} is not a writable directory: set PLATTER_CACHE'})")
     entries = []
     try:
         entries = cache.current_entries()
@@ -124,7 +124,7 @@ def main():
         todo_bytes += size
         todo_s += secs
         say(None, f"to build {e.kind} {e.name}", f"about {secs} s on 2 cores, {gb(size)}")
-    free = shutil.disk_usage(base).free
+    free = shutil.disk_usage(base if os.path.isdir(base) else os.path.dirname(base)).free
     say(free >= todo_bytes, "disk", f"{gb(free)} free at {base}; the builds above need about "
                                     f"{gb(todo_bytes)} ({todo_s // 60} min on 2 cores)")
     print("\n".join(lines))

@@ -517,6 +517,46 @@ def test_exit_status_table(tmp):
     assert p.returncode == 125 and "2 cell(s) failed" in p.stderr, p.stderr
 
 
+def test_output_hygiene(tmp):
+    out = os.path.join(tmp, "o")
+    sim = ("--sim-only", "--sim", os.path.abspath(SIM), "--runtime", "0.1")
+    p = run("compare", "seed-fops", *sim, "--out", out, "--gate", "iops:-2%")
+    assert p.returncode == 0, p.stderr
+    assert "junit.xml" in os.listdir(out) and len(glob_svg(out)) == 7, os.listdir(out)
+    # a rerun of a subset replaces the whole report: no stale plot or verdicts
+    p = run("compare", "seed-fops", *sim, "--out", out, "--cells", "seq.*.nvme.*")
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(out)) == ["cdf-seq-st20000nm007d-nvme.svg", "iops.svg",
+                                      "report.json", "report.md"], os.listdir(out)
+    # another spec's report, or a folder of other files: refused, untouched
+    p = run("compare", "seed-xfs", *sim, "--out", out)
+    assert p.returncode == 2 and "holds a report of another spec ('seed-fops')" in p.stderr, \
+        p.stderr
+    other = os.path.join(tmp, "other")
+    os.makedirs(other)
+    open(os.path.join(other, "notes.txt"), "w").close()
+    p = run("compare", "seed-fops", *sim, "--out", other)
+    assert p.returncode == 2 and "not empty and not a report directory" in p.stderr, p.stderr
+    assert os.listdir(other) == ["notes.txt"]
+    # the default folder: under the working directory, never an earlier run's
+    cwd = os.path.join(tmp, "cwd")
+    os.makedirs(cwd)
+    for want in ("results/seed-fops", "results/seed-fops-2"):
+        p = subprocess.run([PLATTER, "compare", "seed-fops", *sim, "--cells", "seq.*.nvme.*"],
+                           capture_output=True, text=True, cwd=cwd)
+        assert p.returncode == 0 and p.stdout == want + "\n", (p.stdout, p.stderr)
+    # a baseline of another runtime judges nothing
+    p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "0.2",
+            "--out", os.path.join(tmp, "b"), "--baseline", out, "--gate", "iops:-2%")
+    assert p.returncode == 2 and "runtime_s 0.1 there, 0.2 here: not comparable" in p.stderr, \
+        p.stderr
+    assert not os.path.exists(os.path.join(tmp, "b"))
+
+
+def glob_svg(d):
+    return [n for n in os.listdir(d) if n.endswith(".svg")]
+
+
 def test_doctor(tmp):
     # what a new user is told: the OS it does not handle, by name; a cache
     # it cannot write; each of this checkout's entries, missing in an empty
@@ -524,13 +564,13 @@ def test_doctor(tmp):
     osr = os.path.join(tmp, "os-release")
     with open(osr, "w") as f:
         f.write('PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nVERSION_ID="24.04"\n')
-    env = dict(os.environ, PLATTER_OS_RELEASE=osr, PLATTER_CACHE="/proc/platter-doctor")
+    env = dict(os.environ, PLATTER_OS_RELEASE=osr, PLATTER_CACHE=os.path.join(osr, "cache"))
     p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
     lines = p.stdout.splitlines()
     assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
     assert lines[0].startswith("warn  OS: Ubuntu 24.04 LTS: not Debian 12"), lines
-    assert any(ln.startswith("FAIL  cache: /proc/platter-doctor (/proc is not writable")
-               for ln in lines), lines
+    assert any(ln == f"FAIL  cache: {osr}/cache ({osr} is not a writable directory: set "
+               "PLATTER_CACHE)" for ln in lines), lines
     assert any(ln.startswith("warn  to build kernel base: about ") for ln in lines), lines
     env = dict(os.environ, PLATTER_CACHE=os.path.join(tmp, "c"))
     p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
@@ -556,5 +596,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
          ("progress line without figures", test_progress_line_without_figures),
          ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table),
-         ("platter doctor", test_doctor)],
+         ("platter doctor", test_doctor),
+         ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene)],
         with_tmpdir=True)
