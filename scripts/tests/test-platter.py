@@ -551,6 +551,34 @@ def test_output_hygiene(tmp):
     assert p.returncode == 2 and "runtime_s 0.1 there, 0.2 here: not comparable" in p.stderr, \
         p.stderr
     assert not os.path.exists(os.path.join(tmp, "b"))
+    # nor one whose workload of the same name ran something else
+    bs8k = spec_file(tmp, "bs8k", workloads=[
+        {"name": "seq", "test": "dsync", "args": ["--pattern", "seq", "--bs", "8192"]}])
+    p = run("compare", bs8k, *sim, "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "b"),
+            "--baseline", out, "--gate", "iops:-2%")
+    assert p.returncode == 2 and "cell seq.st20000nm007d.nvme.base ran another workload " \
+        "there" in p.stderr, p.stderr
+
+
+def test_headline(tmp):
+    # compare ends with the summary (stderr; stdout keeps the folder alone)
+    # and report.md opens with it; a sim-only report has no guest columns
+    out = os.path.join(tmp, "h")
+    p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "1", "--out", out,
+            "--gate", "iops:-2%")
+    assert p.returncode == 0 and p.stdout == out + "\n", p.stdout
+    tail = p.stderr.splitlines()[-9:]
+    assert tail[0] == "" and tail[1].startswith("seed-fops: sim IOPS, 1 s per cell, platter "), tail
+    assert tail[2].split() == ["cell", "base", "fops", "change", "verdict"], tail
+    assert tail[6].split() == ["seq.st20000nm007d.nvme", "119.0", "7,528", "+6226.1%", "PASS"], tail
+    assert all(len(ln) <= 72 for ln in tail), tail
+    md = open(os.path.join(out, "report.md")).read().splitlines()
+    first_table = next(i for i, ln in enumerate(md) if ln.startswith("|"))
+    assert md[first_table] == "| cell | base | patched | sim IOPS base | patched | change | " \
+        "verdict |", md[first_table]
+    assert "| seq.st20000nm007d.nvme | base | fops | 119.0 | 7,528 | +6226.1% | PASS |" in md
+    assert "(guest)" not in "\n".join(md)
+    assert "| platter | " in "\n".join(md) and not any(ln.startswith("- versions") for ln in md)
 
 
 def glob_svg(d):
@@ -597,5 +625,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("progress line without figures", test_progress_line_without_figures),
          ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table),
          ("platter doctor", test_doctor),
-         ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene)],
+         ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene),
+         ("the headline: compare's last lines, report.md's first table", test_headline)],
         with_tmpdir=True)
