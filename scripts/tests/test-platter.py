@@ -581,6 +581,59 @@ def test_headline(tmp):
     assert "| platter | " in "\n".join(md) and not any(ln.startswith("- versions") for ln in md)
 
 
+def test_bisect_driver(tmp):
+    # the search itself on a real git tree of 7 commits after GOOD, with
+    # stand-in cells instead of kernels: commit 4 halves the IOPS, commit 5
+    # "does not build" (skipped, as git bisect run skips 125)
+    import argparse
+    from platterlib import bisect, cli as pcli, experiment
+    tree = os.path.join(tmp, "t")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    os.makedirs(os.path.join(tree, "scripts", "kconfig"))
+    open(os.path.join(tree, "scripts", "kconfig", "merge_config.sh"), "w").close()
+    subprocess.run(["git", "init", "-q", tree], check=True)
+    subprocess.run(["git", "-C", tree, "add", "-A"], check=True)
+    for i in range(8):
+        subprocess.run(["git", "-C", tree, "commit", "-q", "--allow-empty", "-m", f"c{i}"],
+                       check=True, env=env)
+    revs = subprocess.run(["git", "-C", tree, "rev-list", "--reverse", "HEAD"],
+                          capture_output=True, text=True).stdout.split()
+    iops = {r: (50.0 if i >= 4 else 100.0) for i, r in enumerate(revs)}
+    tried = []
+
+    def spec_for(good, rev):
+        return experiment.default_matrix(f"tree:{tree}@{good}", f"tree:{tree}@{rev}")
+
+    def run_rev(cells):
+        rev = cells[0]["kernel"].rsplit("@", 1)[1]
+        tried.append(revs.index(rev))
+        if revs.index(rev) == 5:
+            return pcli.InfraError("platter: building the kernel failed")
+        # records as run_cell makes them: workload and device by name
+        return [dict(c, workload=c["workload"]["name"], device=experiment.device_name(c["device"]),
+                     sim={"summary": {"iops": iops[rev]}}, runtime_s=1) for c in cells]
+
+    out = os.path.join(tmp, "out")
+    os.makedirs(out)
+    a = argparse.Namespace(tree=tree, good=revs[0], bad="HEAD", gate="iops:-2%", out=out)
+    import contextlib, io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = bisect.run(a, spec_for, run_rev)
+    doc = json.load(open(os.path.join(out, "bisect.json")))
+    assert status == 0 and doc["first_bad"]["commit"] == revs[4], (status, doc)
+    assert doc["first_bad"]["subject"] == "c4" and doc["first_bad"]["parent"] == revs[3]
+    # good first, then BAD, then the middle; 5 skipped, its neighbour 4 tried
+    assert tried == [0, 7, 3, 5, 4], tried
+    verdicts = {revs.index(s["commit"]): s["verdict"] for s in doc["steps"]}
+    assert verdicts == {7: "bad", 3: "good", 5: "skip", 4: "bad"}, verdicts
+    f = doc["first_bad"]["figures"]
+    assert list(f["first_bad"].values())[0] == 50.0 and list(f["parent"].values())[0] == 100.0
+    assert "first bad commit: " + revs[4][:12] + " c4" in err.getvalue(), err.getvalue()
+    assert bisect.Search(8).next() == 3
+
+
 def glob_svg(d):
     return [n for n in os.listdir(d) if n.endswith(".svg")]
 
@@ -626,5 +679,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table),
          ("platter doctor", test_doctor),
          ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene),
-         ("the headline: compare's last lines, report.md's first table", test_headline)],
+         ("the headline: compare's last lines, report.md's first table", test_headline),
+         ("bisect: the search, skips and the result, on stand-in cells", test_bisect_driver)],
         with_tmpdir=True)
