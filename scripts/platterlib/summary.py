@@ -19,10 +19,12 @@ def rows(exp, cells, verdicts=()):
                for s in (((c or {}).get(side) or {}).get("summary") for c in (b, p))]
         change = (100.0 * (fig[1] - fig[0]) / fig[0]
                   if None not in fig and fig[0] else None)
-        v = by_id.get(p["id"]) if p else None
+        # the pair's verdicts: its patched cell's against base, or (with a
+        # baseline) each cell's against its saved self
+        vs = [by_id[c["id"]]["passed"] for c in (b, p) if c and c["id"] in by_id]
         out.append((f"{wl}.{prof}.{dev}", b["variant"] if b else "?",
                     p["variant"] if p else "?", fig[0], fig[1], change,
-                    "-" if v is None else "PASS" if v["passed"] else "FAIL"))
+                    "-" if not vs else "PASS" if all(vs) else "FAIL"))
     return out
 
 

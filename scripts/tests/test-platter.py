@@ -567,11 +567,12 @@ def test_headline(tmp):
     p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "1", "--out", out,
             "--gate", "iops:-2%")
     assert p.returncode == 0 and p.stdout == out + "\n", p.stdout
-    tail = p.stderr.splitlines()[-9:]
+    tail = p.stderr.splitlines()[-10:-1]
     assert tail[0] == "" and tail[1].startswith("seed-fops: sim IOPS, 1 s per cell, platter "), tail
     assert tail[2].split() == ["cell", "base", "fops", "change", "verdict"], tail
     assert tail[6].split() == ["seq.st20000nm007d.nvme", "119.0", "7,528", "+6226.1%", "PASS"], tail
     assert all(len(ln) <= 72 for ln in tail), tail
+    assert p.stderr.splitlines()[-1].startswith("platter: gate: 6 passed, 0 failed"), p.stderr
     md = open(os.path.join(out, "report.md")).read().splitlines()
     first_table = next(i for i, ln in enumerate(md) if ln.startswith("|"))
     assert md[first_table] == "| cell | base | patched | sim IOPS base | patched | change | " \
