@@ -605,17 +605,18 @@ def check_seed(seed, where):
                     bad(f"{w}.{k}", f"{v!r:.60} is not a non-negative number")
 
 
-def default_matrix(base, patched, declares=None):
+def default_matrix(base, patched, declares=None, others=()):
     """The matrix `platter compare --base K --patched K` runs without an
     experiment file: O_DSYNC 4 KiB direct writes, sequential and random,
     on the st20000nm007d profile behind each front end (NVMe and scsi-hd
     with native FUA, virtio-blk without).  declares: {kernel: behaviours}
-    (--base-declares/--patched-declares).  Paths in the specs start at the
-    current directory."""
+    (--base-declares/--patched-declares); others: more kernels, each judged
+    against base as patched is (--kernels).  Paths in the specs start at
+    the current directory."""
     spec = {"name": "compare",
             "description": f"{base} against {patched}: O_DSYNC 4 KiB direct writes on the "
                            "modeled ST20000NM007D behind each front end",
-            "pairs": [[base, patched]],
+            "pairs": [[base, k] for k in (patched, *others)],
             "devices": [{"frontend": "nvme"}, {"frontend": "scsi-hd", "dpofua": "on"},
                         {"frontend": "virtio-blk"}],
             "profiles": ["st20000nm007d"],

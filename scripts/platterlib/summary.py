@@ -47,6 +47,18 @@ def text(exp, cells, meta, verdicts=()):
         b, p = next(iter(pairs))
         head = ["cell", b, p, "change", "verdict"]
         body = [[r[0], fmt(r[3]), fmt(r[4]), pct(r[5]), r[6]] for r in rs]
+    elif len({r[1] for r in rs}) == 1:
+        # one base, several kernels (--kernels): side by side, a row a cell
+        others = list(dict.fromkeys(r[2] for r in rs))
+        head = ["cell", rs[0][1]] + [x for k in others for x in (k, "change")] + ["verdict"]
+        body = []
+        for cell in dict.fromkeys(r[0] for r in rs):
+            mine = {r[2]: r for r in rs if r[0] == cell}
+            base = next(iter(mine.values()))[3]
+            vs = {r[6] for r in mine.values()} - {"-"}
+            body.append([cell, fmt(base)] + [x for k in others for x in (
+                (fmt(mine[k][4]), pct(mine[k][5])) if k in mine else ("-", "-"))]
+                + ["FAIL" if "FAIL" in vs else "PASS" if vs else "-"])
     else:
         head = ["cell", "base", "patched", "base", "patched", "change", "verdict"]
         body = [[r[0], r[1], r[2], fmt(r[3]), fmt(r[4]), pct(r[5]), r[6]] for r in rs]

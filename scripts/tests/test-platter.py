@@ -635,6 +635,25 @@ def test_bisect_driver(tmp):
     assert bisect.Search(8).next() == 3
 
 
+def test_kernels_side_by_side(tmp):
+    # --kernels A,B,C: B and C each judged against A, one summary row a cell
+    out = os.path.join(tmp, "k")
+    p = run("compare", "--kernels", "base,fops,fops-broken", "--sim-only", "--sim", SIM,
+            "--runtime", "0.5", "--devices", "virtio-blk", "--out", out)
+    assert p.returncode == 0, p.stderr
+    doc = json.load(open(os.path.join(out, "report.json")))
+    assert doc["spec"]["pairs"] == [["base", "fops"], ["base", "fops-broken"]], doc["spec"]
+    tail = p.stderr.splitlines()[-3:]
+    assert tail[0].split() == ["cell", "base", "fops", "change", "fops-broken", "change",
+                               "verdict"], tail
+    # virtio-blk has no FUA: fops keeps the flush, fops-broken drops it
+    row = tail[2].split()
+    assert row[0] == "seq.st20000nm007d.virtio-blk" and row[3] == "+0.0%" and \
+        row[5].startswith("+") and row[5] != "+0.0%", row
+    p = run("compare", "--kernels", "base", "--sim-only", "--sim", SIM)
+    assert p.returncode == 2 and "is not two or more comma-separated kernels" in p.stderr
+
+
 def glob_svg(d):
     return [n for n in os.listdir(d) if n.endswith(".svg")]
 
@@ -681,5 +700,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("platter doctor", test_doctor),
          ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene),
          ("the headline: compare's last lines, report.md's first table", test_headline),
-         ("bisect: the search, skips and the result, on stand-in cells", test_bisect_driver)],
+         ("bisect: the search, skips and the result, on stand-in cells", test_bisect_driver),
+         ("--kernels: three kernels side by side", test_kernels_side_by_side)],
         with_tmpdir=True)
