@@ -16,17 +16,22 @@ from . import cache
 from . import paths
 
 HOST_SH = os.path.join(paths.ROOT, "scripts", "lib", "host.sh")
-# Disk a cold build writes into the cache, per entry kind, in bytes, and
-# its wall time on 2 cores: measured on the cold .ci/run of
-# docs/performance.md ("The cold path") and in /var/cache/platter
-# (du, README.md "Disk space"); a kernel's figure is base's (a variant
-# is an incremental copy of base's tree)
+# What a cold build writes into the cache and its wall time on 2 idle
+# cores, per entry kind: (bytes or None when not measured, seconds).
+# Bytes measured with du in /var/cache/platter on 2026-12-02 (README.md,
+# "Disk space"): QEMU's Debian source 39 MB, its build tree 0.49 GB part-way
+# through a build (a lower bound) and its install 66 MB (docs/performance.md);
+# the kernel's .deb 160 MB and extracted pinned source 1.8 GB.  A kernel's
+# build tree hard-links that source; its objects were not measured yet.
+# Seconds from the cold .ci/run on 0daa910 (docs/performance.md): QEMU with
+# the source download beside it 240 s, base's bzImage 703 s; a variant 25 s
+# and the initramfs 4 s from the cold run before it.
 COLD = {
-    "qemu": (600e6, 242),        # source 39 MB, build tree 493 MB, install 66 MB
-    "kernel-source": (2.0e9, 30),  # the .deb 160 MB, the extracted source 1.8 GB
-    "kernel": (1.2e9, 900),      # base: config 26 s, bzImage 874 s
-    "kernel-variant": (1.2e9, 25),
-    "initramfs": (50e6, 4),
+    "qemu": (0.6e9, 240),
+    "kernel-source": (1.96e9, 0),
+    "kernel": (None, 703),
+    "kernel-variant": (None, 25),
+    "initramfs": (None, 4),
 }
 
 
@@ -110,6 +115,7 @@ def main():
     except cache.Refused as e:
         say(None, "cache entries", str(e))
     todo_bytes = todo_s = 0
+    unmeasured = False
     have_source = os.path.isdir(os.path.join(root, "kernel", "src"))
     for e in entries:
         d = os.path.join(root, e.path)
@@ -119,13 +125,17 @@ def main():
         kind = e.kind if e.kind != "kernel" or e.name == "base" else "kernel-variant"
         size, secs = COLD[kind]
         if e.kind == "kernel" and not have_source:
-            size, secs = size + COLD["kernel-source"][0], secs + COLD["kernel-source"][1]
+            todo_bytes += COLD["kernel-source"][0]
             have_source = True
-        todo_bytes += size
+        todo_bytes += size or 0
+        unmeasured |= size is None
         todo_s += secs
-        say(None, f"to build {e.kind} {e.name}", f"about {secs} s on 2 cores, {gb(size)}")
+        say(None, f"to build {e.kind} {e.name}",
+            f"about {secs} s on 2 idle cores" + (f", {gb(size)}" if size else ""))
     free = shutil.disk_usage(base if os.path.isdir(base) else os.path.dirname(base)).free
-    say(free >= todo_bytes, "disk", f"{gb(free)} free at {base}; the builds above need about "
-                                    f"{gb(todo_bytes)} ({todo_s // 60} min on 2 cores)")
+    say(free >= todo_bytes, "disk",
+        f"{gb(free)} free at {base}; the builds above need at least {gb(todo_bytes)}"
+        + (" (kernel objects not counted: not measured yet)" if unmeasured else "")
+        + f", about {todo_s // 60} min on 2 idle cores")
     print("\n".join(lines))
     return 125 if fatal else 0
