@@ -13,6 +13,7 @@
 
 #include "options.h"
 #include "pending.h"
+#include "platter-version.h"
 #include "report.h"
 #include "timeline.h"
 #include "trace.h"
@@ -29,6 +30,9 @@ static const OptSpec main_options[] = {
     { "profile-dir", OPT_FILE, OPT_SCOPE_ANY, "DIR",
       "where profile NAMEs are looked up (env PLATTER_PROFILE_DIR)",
       20, OPT_NO_NUMBER },
+    { "version", OPT_FLAG, OPT_SCOPE_ANY, NULL,
+      "print platter's version (git describe, or the release) and exit",
+      25, OPT_NO_NUMBER },
     { "dump-profile", OPT_FLAG, OPT_SCOPE_ANY, NULL,
       "print the profile with every default filled in, then exit",
       30, OPT_NO_NUMBER },
@@ -299,6 +303,23 @@ static int simulate(const Options *o, SimParams *p, const HwmProfile *prof,
     return 0;
 }
 
+/* The profile dir of an installed platter-sim: PLATTER_PROFILE_RELDIR from
+ * the binary's own directory (any prefix, DESTDIR or a copied tree); the
+ * source tree's when that is not there (a binary in the build dir). */
+static char *default_profile_dir(void)
+{
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        char *dir = g_build_filename(bindir, PLATTER_PROFILE_RELDIR, NULL);
+        if (g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            return dir;
+        }
+        g_free(dir);
+    }
+    return g_strdup(PLATTER_PROFILE_DIR);
+}
+
 static int run(const Options *o, const char *command, GError **errp)
 {
     SimParams p = { 0 };
@@ -308,7 +329,11 @@ static int run(const Options *o, const char *command, GError **errp)
     const char *dir = opt_text(o, "profile-dir");
     const char *env_dir = g_getenv("PLATTER_PROFILE_DIR");
 
-    dir = dir ? dir : env_dir ? env_dir : PLATTER_PROFILE_DIR;
+    g_autofree char *installed_dir = NULL;
+    if (!dir && !env_dir) {
+        dir = installed_dir = default_profile_dir();
+    }
+    dir = dir ? dir : env_dir;
     if (!profile) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
                     "--profile is required (a name from %s, or a file)", dir);
@@ -365,6 +390,9 @@ int main(int argc, char **argv)
         rc = 2;
         g_set_error(&err, HWM_ERROR, HWM_ERROR_INVALID,
                     "unexpected argument '%s'", argv[1]);
+    } else if (opt_flag(o, "version")) {
+        printf("platter-sim %s\n", PLATTER_VERSION);
+        rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 125;
     } else {
         rc = run(o, command, &err);
         /* a report cut short (a full disk, a closed pipe) is not a result */

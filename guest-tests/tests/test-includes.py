@@ -17,8 +17,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+from platterlib import tap  # noqa: E402
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include\s*([<"])([^>"]+)[>"]', re.M)
 HWM_HEADER = re.compile(r"(^|/)hwm[^/]*\.h$|(^|/)hw-model/")

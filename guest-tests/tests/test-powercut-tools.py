@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "scripts", "lib"))
-import tap  # noqa: E402
+                                "..", "..", "scripts"))
+from platterlib import tap  # noqa: E402
 
 BIN = sys.argv[1]
 RAW = ["--pattern", "rand", "--span", "8M", "--seed", "11", "--run", "4"]

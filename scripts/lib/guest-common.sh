@@ -1,15 +1,23 @@
 # Shared helpers for the guest-side scripts (build-kernel, build-initramfs,
 # run-guest, test-guest). Sourced, not executed. POSIX sh.
 
-: "${PLATTER_CACHE:=/var/cache/platter}"
+: "${PLATTER_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/platter}"
 export PLATTER_CACHE
 
-# Repository root, from the location of the sourcing script.
-platter_root=$(cd "$(dirname "$0")/.." && pwd)
+# Repository root (or the installed tree), from the real location of the
+# sourcing script: a symlink on PATH works too.
+platter_root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+
+# kernelspec check|shell|label SPEC | with-fs SPEC FS: the one kernel-spec
+# parser (scripts/platterlib/kernelspec.py)
+kernelspec() { PYTHONPATH="$platter_root/scripts" python3 -m platterlib.kernelspec "$@"; }
 
 # Diagnostics go to stderr; stdout carries only machine-readable output.
 say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
-die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+# die: a failure (status $die_status, 1 unless the script sets it: build
+# scripts say 125, infrastructure); bad: bad input, a spec or argument (2)
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit "${die_status:-1}"; }
+bad() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 2; }
 # prefixed CMD...: CMD's output (stdout and stderr) on stderr, each line
 # prefixed as say's are (a tool's own progress lines, such as ninja's
 # "[K/N] Compiling", are then told from platter's); CMD's exit status.

@@ -12,14 +12,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
-import accounting  # noqa: E402
-import experiment  # noqa: E402
-import report  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap, accounting, experiment, report  # noqa: E402
 
 FIO = sys.argv[1] if len(sys.argv) > 1 else None
-LIB = os.path.join(experiment.ROOT, "scripts", "lib")
+LIB = os.path.join(experiment.ROOT, "scripts", "platterlib")
 
 # Two vCPUs over 2 s of virtual time at ipns 2: vCPU 0 ran 1.8 s of the
 # last second (all of it), vCPU 1 spun 0.5 s of it; one drive, busy for

@@ -19,8 +19,8 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SIM = os.path.abspath(sys.argv[1])
@@ -123,7 +123,7 @@ def exchange(tmp):
     cache_c = os.path.join(tmp, "cache-c")
     p = platter(b, cache_c, "cache", "import", arc, extra_env=NO_NET)
     lines = p.stderr.strip().splitlines()
-    assert p.returncode == 1 and len(lines) == 1 and "Traceback" not in p.stderr, \
+    assert p.returncode == 2 and len(lines) == 1 and "Traceback" not in p.stderr, \
         (p.returncode, p.stderr)
     line = lines[0]
     for frag_text in ("platter: cache import: kernel base: key ", "is not this checkout's key",

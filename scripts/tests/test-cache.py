@@ -13,8 +13,8 @@ import subprocess
 import sys
 import tarfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
@@ -222,7 +222,7 @@ def test_xz_and_gzip(tmp):
 
 def test_nothing_to_export(tmp):
     p = platter(os.path.join(tmp, "empty"), "cache", "export", os.path.join(tmp, "x.tar.gz"))
-    assert p.returncode == 1 and "nothing to export" in p.stderr, p.stderr
+    assert p.returncode == 2 and "nothing to export" in p.stderr, p.stderr
     assert not os.path.exists(os.path.join(tmp, "x.tar.gz"))
 
 
@@ -334,7 +334,7 @@ REFUSALS = [
 def refused(cache, arc, frag):
     p = platter(cache, "cache", "import", arc)
     lines = p.stderr.strip().splitlines()
-    assert p.returncode == 1 and len(lines) == 1 and frag in lines[0] and \
+    assert p.returncode == 2 and len(lines) == 1 and frag in lines[0] and \
         "Traceback" not in p.stderr, (p.returncode, p.stderr)
     assert snapshot(cache) == {}, sorted(snapshot(cache))
     assert not [n for n in os.listdir(cache) if n.startswith(".import-")] \
@@ -373,7 +373,7 @@ def test_truncated_and_not_an_archive(tmp):
             write(short, data[:cut])
             p = platter(os.path.join(tmp, f"t-{suffix}-{n}"), "cache", "import", short)
             lines = p.stderr.strip().splitlines()
-            assert p.returncode == 1 and len(lines) == 1 and "Traceback" not in p.stderr \
+            assert p.returncode == 2 and len(lines) == 1 and "Traceback" not in p.stderr \
                 and ("truncated" in lines[0] or "archive ends before" in lines[0]), \
                 (suffix, cut, p.stderr)
             assert snapshot(os.path.join(tmp, f"t-{suffix}-{n}")) == {}
@@ -397,7 +397,7 @@ def test_complete_entry_never_overwritten(tmp):
     d = os.path.join(tmp, "d")
     write(os.path.join(d, "initramfs", key("build-initramfs"), "partial"), b"")
     p = platter(d, "cache", "import", arc)
-    assert p.returncode == 1 and "is not a complete entry" in p.stderr, p.stderr
+    assert p.returncode == 2 and "is not a complete entry" in p.stderr, p.stderr
     assert not os.path.exists(os.path.join(d, "qemu"))
 
 
@@ -441,7 +441,7 @@ def test_tree_and_patches_kernels(tmp):
                      sorted(r[0] for r in runs.values())[1]], specs
     # without --kernel: refused, naming the kernel to give, nothing installed
     p = platter(b, "cache", "import", arc)
-    assert p.returncode == 1 and "name that kernel here with --kernel SPEC" in p.stderr and \
+    assert p.returncode == 2 and "name that kernel here with --kernel SPEC" in p.stderr and \
         p.stderr.count("\n") == 1, p.stderr
     assert snapshot(b) == {}, sorted(snapshot(b))
     ok(platter(b, "cache", "import", arc, *kernels))
@@ -458,13 +458,13 @@ def test_tree_and_patches_kernels(tmp):
     c = os.path.join(tmp, "c")
     p = platter(c, "cache", "import", arc, "--kernel", f"tree:{t}@HEAD", "--kernel",
                 f"patches:{other}/mine.patch")
-    assert p.returncode == 1 and "kernel patches-mine-patch: key" in p.stderr and \
+    assert p.returncode == 2 and "kernel patches-mine-patch: key" in p.stderr and \
         "is not this checkout's key" in p.stderr, p.stderr
     assert snapshot(c) == {}, sorted(snapshot(c))
     img = os.path.join(tmp, "bzImage")
     write(img, b"\0" * 0x202 + b"HdrS" + b"\0" * 64)
     p = platter(c, "cache", "export", arc, "--kernel", f"bzimage:{img}")
-    assert p.returncode == 1 and "a prebuilt bzImage is not in the cache" in p.stderr, p.stderr
+    assert p.returncode == 2 and "a prebuilt bzImage is not in the cache" in p.stderr, p.stderr
 
 
 tap.run([(f.__name__, f) for f in (test_list, test_tree_and_patches_kernels, test_roundtrip,

@@ -6,7 +6,7 @@ Clones the checkout (its HEAD) into a temporary directory and runs there,
 line by line, the block under README.md's "First use" heading, as a new user
 would, with --runtime S (default 1) for the README's --runtime.  The
 builds go to the cache the caller's environment names ($PLATTER_CACHE,
-default /var/cache/platter): on a fresh CI runner it is empty, so this is
+default ~/.cache/platter; .ci/run sets /var/cache/platter): on a fresh CI runner it is empty, so this is
 the cold first use, and the guest steps after it find the cache warm.
 
 Checked: every line exits 0; the compare prints its report directory, whose
@@ -30,9 +30,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import experiment  # noqa: E402
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import experiment  # noqa: E402
+from platterlib import paths  # noqa: E402
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 HEADING = "### First use"
@@ -126,7 +127,7 @@ def run_compare(cmd, clone, env, log):
 
 def entry_paths(clone, env):
     """The cache entries this clone's cells use: {name: marker file}."""
-    cache = env.get("PLATTER_CACHE") or "/var/cache/platter"
+    cache = env.get("PLATTER_CACHE") or paths.cache_root()
 
     def key(*argv):
         return subprocess.run([os.path.join(clone, "scripts", argv[0]), *argv[1:],
@@ -153,8 +154,8 @@ def first_use(tmp):
     env.pop("PLATTER_QEMU", None)   # the clone's own QEMU, as a user gets it
     lines = readme_block()
     compares = [ln for ln in lines if ln.startswith("scripts/platter compare ")]
-    assert len(compares) == 1 and re.search(r"(^| )-j 2( |$)", compares[0]), \
-        f"README's first-use block needs one 'scripts/platter compare ... -j 2' line: {lines}"
+    assert len(compares) == 1 and re.search(r"(^| )--parallel 2( |$)", compares[0]), \
+        f"README's first-use block needs one 'scripts/platter compare ... --parallel 2' line: {lines}"
     exp_name = shlex.split(compares[0])[2]
     for ln in lines:
         cmd = re.sub(r"--runtime \S+", f"--runtime {args.runtime}", ln)
@@ -169,7 +170,8 @@ def first_use(tmp):
         print(f"# first use: {cmd}: exit {status}, {time.monotonic() - t0:.1f} s")
         assert status == 0, f"'{cmd}' exited {status}: {' / '.join(err[-15:])}"
     # the report: every cell of the experiment, each passed
-    report_dir = out.strip().splitlines()[-1] if out.strip() else ""
+    # (a relative path, the default under the working directory, is the clone's)
+    report_dir = os.path.join(clone, out.strip().splitlines()[-1]) if out.strip() else ""
     path = os.path.join(report_dir, "report.json")
     assert os.path.isfile(path), f"compare printed {out!r}: no report.json there"
     with open(path) as f:
@@ -216,5 +218,5 @@ def first_use(tmp):
           f"({len(during)} during the compare, all before the fan out)")
 
 
-tap.run([("first use: README's commands in a fresh clone, -j 2", first_use)],
+tap.run([("first use: README's commands in a fresh clone, --parallel 2", first_use)],
         with_tmpdir=True)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Kernel specs (scripts/lib/kernelspec.py) on small real git trees, the
+"""Kernel specs (scripts/platterlib/kernelspec.py) on small real git trees, the
 compare matrix they make, and the guest's boot-time option check
 (guest-tests/initramfs/lib/options.sh) on made-up sysfs trees; prints TAP.
 Nothing is built or booted.
@@ -10,12 +10,14 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import experiment  # noqa: E402
-import kernelspec  # noqa: E402
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import experiment  # noqa: E402
+from platterlib import kernelspec  # noqa: E402
+from platterlib import tap  # noqa: E402
 
 ROOT = experiment.ROOT
+# kernelspec run as build-kernel runs it (scripts/lib/guest-common.sh)
+SCRIPTS_ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "scripts"))
 SIM = os.path.abspath(sys.argv[1])
 GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@t", GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
@@ -171,7 +173,7 @@ def test_patches_on_pinned_source_checked_at_load(tmp):
         p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", "--base",
                             "base", "--patched", f"patches:{stale}", "--sim-only", "--sim", SIM,
                             "--out", os.path.join(tmp, "out")], capture_output=True, text=True)
-        assert p.returncode == 1 and p.stderr.count("\n") == 1 and \
+        assert p.returncode == 2 and p.stderr.count("\n") == 1 and \
             "stale.patch' does not apply to the pinned source" in p.stderr, p.stderr
         assert not os.path.exists(os.path.join(tmp, "out"))
     finally:
@@ -211,8 +213,9 @@ def test_shell_for_build_kernel(tmp):
     t = linux_like(tmp)
     good = patch(tmp, "my patch.patch", "int B;", "int BB;")
     out = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "lib", "kernelspec.py"), "shell",
-         f"patches:{good}@tree:linux@HEAD"], cwd=tmp, capture_output=True, text=True, check=True)
+        [sys.executable, "-m", "platterlib.kernelspec", "shell",
+         f"patches:{good}@tree:linux@HEAD"], cwd=tmp, capture_output=True, text=True, check=True,
+        env=SCRIPTS_ENV)
     sh = subprocess.run(["bash", "-c", out.stdout + '\nprintf "%s|" "$k_kind" "$k_tree_path" '
                          '"${k_patches[0]}" "${#k_patches[@]}" "$k_tree_commit"'],
                         capture_output=True, text=True, check=True).stdout
@@ -305,9 +308,9 @@ def test_fs_option(tmp):
     assert kernelspec.with_fs("base,fs=btrfs", "btrfs") == "base,fs=btrfs"
     assert kernelspec.with_fs("base", "ext4") == "base"
     assert kernelspec.with_fs("bzimage:/b", "btrfs") == "bzimage:/b"
-    sh = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "lib", "kernelspec.py"),
+    sh = subprocess.run([sys.executable, "-m", "platterlib.kernelspec",
                          "shell", "fops,fs=btrfs"], capture_output=True, text=True,
-                        check=True).stdout
+                        check=True, env=SCRIPTS_ENV).stdout
     assert "k_name=fops\n" in sh and "k_fs=btrfs\n" in sh and "fs-btrfs.config" in sh, sh
 
 
@@ -373,9 +376,9 @@ def test_frontend_option(tmp):
     for fe in ("nvme", "scsi-hd", "virtio-blk"):
         assert kernelspec.with_frontend("base", fe) == "base"
     assert kernelspec.with_frontend("bzimage:/b", "sata") == "bzimage:/b"
-    sh = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "lib", "kernelspec.py"),
+    sh = subprocess.run([sys.executable, "-m", "platterlib.kernelspec",
                          "shell", "fops,frontend=sata"], capture_output=True, text=True,
-                        check=True).stdout
+                        check=True, cwd=os.path.join(ROOT, "scripts")).stdout
     assert "k_frontend=sata\n" in sh and "frontend-sata.config" in sh, sh
     # one more input of the key; the kernels without it keep theirs
     bk = os.path.join(ROOT, "scripts", "build-kernel")

@@ -10,12 +10,12 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
-import experiment  # noqa: E402
-import fiojob  # noqa: E402
-import fioout  # noqa: E402
-import latency  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap  # noqa: E402
+from platterlib import experiment  # noqa: E402
+from platterlib import fiojob  # noqa: E402
+from platterlib import fioout  # noqa: E402
+from platterlib import latency  # noqa: E402
 
 FIO, SIM = sys.argv[1], sys.argv[2]
 ROOT = experiment.ROOT

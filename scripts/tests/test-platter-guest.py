@@ -6,8 +6,8 @@ own counters; power-cut campaigns catch the broken variant, reproducibly
 from its seed, and find nothing lost with the real series.  Prints TAP.  usage: test-platter-guest.py PLATTER_SIM"""
 import json, os, subprocess, sys, tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SIM = sys.argv[1]
@@ -16,7 +16,7 @@ SIM = sys.argv[1]
 def compare(out, experiment="seed-fops", *extra, cells="seq.*.nvme.*"):
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", experiment,
                         "--sim", SIM, "--runtime", "1", "--cells", cells,
-                        "-j", "2", "--out", out, *extra], capture_output=True, text=True)
+                        "--parallel", "2", "--out", out, *extra], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr[-2000:]
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f)
@@ -42,7 +42,7 @@ def deterministic_guest_cells(tmp):
     assert fops["iops"] > 20 * base["iops"], (base["iops"], fops["iops"])
     # the guest program's full histogram: every write in it, a CDF point
     # per bucket, its percentiles those of the exact samples within 1/64
-    import latency
+    from platterlib import latency
     for cid, s in (("seq.st20000nm007d.nvme.base", base), ("seq.st20000nm007d.nvme.fops", fops)):
         raw = by[cid]["guest"]["raw"]
         hist = latency.from_pairs(raw["lat_hist_ns"])

@@ -3,8 +3,8 @@
 usage: test-platter.py PLATTER_SIM"""
 import json, os, re, subprocess, sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")
@@ -61,7 +61,7 @@ def test_shard_and_merge(tmp):
 def test_vcpus_and_flush_queues(tmp):
     # seed-xfs runs a 16-vCPU guest (a virtio-blk queue per vCPU) and
     # predicts it with as many blk-flush queues; seed-fops keeps one vCPU
-    import experiment
+    from platterlib import experiment
     for name, smp in (("seed-xfs", "16"), ("seed-fops", None)):
         for cell in experiment.cells(experiment.load(name)):
             g = experiment.guest_command(cell, 1)
@@ -80,7 +80,7 @@ def test_vcpus_and_flush_queues(tmp):
 def test_commands_do_not_name_the_checkout(tmp):
     # a report's rerun lines must work from any checkout, so results
     # committed from one tree read the same as results made in another
-    import experiment
+    from platterlib import experiment
     for cell in experiment.cells(experiment.load("seed-fops")):
         line = experiment.rerun_command(cell, 1)
         assert experiment.ROOT not in line and '"$OLDPWD/scripts/run-guest"' in line, line
@@ -96,7 +96,7 @@ def test_guest_command_at_the_bounds(tmp):
     # the largest runtime, vCPUs and ipns an experiment may ask for give a
     # run-guest command that run-guest accepts (its --timeout was past
     # run-guest's 9999999 s: every guest cell failed after the checks)
-    import experiment
+    from platterlib import experiment
     cell = experiment.cells(experiment.load("seed-fops"))[0]
     cell = dict(cell, device=dict(cell["device"], smp=32, ipns=99))
     cmd = experiment.guest_command(cell, 100000)
@@ -130,7 +130,7 @@ def test_bad_input(tmp):
 def test_report_and_merge_carry_the_spec(tmp):
     # an experiment file outside scripts/experiments: report and merge
     # read its spec from report.json, not by name
-    import experiment
+    from platterlib import experiment
     spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
     spec.update(name="elsewhere", devices=[{"frontend": "nvme"}])
     path = os.path.join(tmp, "elsewhere.json")
@@ -149,7 +149,10 @@ def test_report_and_merge_carry_the_spec(tmp):
     assert doc["spec"] == spec, doc["spec"]
     for args in (["report", parts[0]], ["merge", "--out", os.path.join(tmp, "m"), *parts]):
         p = subprocess.run([PLATTER, *args], capture_output=True, text=True)
-        assert p.returncode == 0 and p.stderr == "", (args, p.stderr)
+        # nothing on stderr but merge's closing summary
+        assert p.returncode == 0 and (p.stderr == "" if args[0] == "report" else
+                                      p.stderr.startswith("\nelsewhere: sim IOPS")), \
+            (args, p.stderr)
     merged = json.load(open(os.path.join(tmp, "m", "report.json")))
     assert sorted(c["id"] for c in merged["cells"]) == sorted(
         c["id"] for c in experiment.cells(spec)) and merged["spec"] == spec
@@ -167,7 +170,7 @@ def test_merge_of_a_cells_subset(tmp):
     assert p.returncode == 0, p.stderr
     p = subprocess.run([PLATTER, "merge", "--out", os.path.join(tmp, "m2"), parts[0]],
                        capture_output=True, text=True)
-    assert p.returncode == 1 and "cells in no part: seq." in p.stderr, p.stderr
+    assert p.returncode == 2 and "cells in no part: seq." in p.stderr, p.stderr
 
 
 def key(script, *args):
@@ -202,7 +205,7 @@ def test_compare_leaves_nothing_behind(tmp):
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
                         "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
-    assert p.returncode == 1 and "2 cell(s) failed" in p.stderr, p.stderr
+    assert p.returncode == 125 and "2 cell(s) failed" in p.stderr, p.stderr
     doc = json.load(open(os.path.join(tmp, "o", "report.json")))
     assert all("not executable" in c["guest"]["error"] for c in doc["cells"]), doc["cells"]
     assert os.listdir(scratch) == [], os.listdir(scratch)
@@ -215,9 +218,9 @@ def test_builds_before_cells(tmp):
                PLATTER_CACHE=os.path.join(tmp, "empty-cache-file"))
     open(env["PLATTER_CACHE"], "w").close()   # not a directory: every build fails
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
-                        "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
+                        "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
-    assert p.returncode == 1, p.stderr
+    assert p.returncode == 125, p.stderr   # a build failed: infrastructure
     assert "platter: [build 1/3] kernel base ..." in p.stderr, p.stderr
     assert p.stderr.strip().splitlines()[-1].startswith(
         "platter: building the kernel base failed"), p.stderr
@@ -226,7 +229,7 @@ def test_builds_before_cells(tmp):
     fake_cache(os.path.join(tmp, "cache"))
     env["PLATTER_CACHE"] = os.path.join(tmp, "cache")
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
-                        "--cells", "seq.*.nvme.*", "-j", "2", "--out", os.path.join(tmp, "o")],
+                        "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", os.path.join(tmp, "o")],
                        capture_output=True, text=True, env=env)
     steps = [ln for ln in p.stderr.splitlines() if ": ready (" in ln]
     assert [ln.split("] ")[1].split(":")[0] for ln in steps] == \
@@ -236,7 +239,7 @@ def test_builds_before_cells(tmp):
 
 
 def spec_file(tmp, name, **changes):
-    import experiment
+    from platterlib import experiment
     spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
     spec.update(changes)
     path = os.path.join(tmp, name + ".json")
@@ -256,7 +259,7 @@ def test_policy_from_declarations(tmp):
     # a variant that declares more of its own (the sim column of a custom
     # pair showed base numbers for both before, or fops numbers for
     # anything called fops).
-    import experiment
+    from platterlib import experiment
     both = ["dsync_fua_no_flush", "dsync_fua_native_only"]
     # (no seed figures: seed-fops's are of base and fops, not of this pair)
     path = spec_file(tmp, "decl", pairs=[["fops", "all"]], kernels={"fops": [], "all": both},
@@ -321,8 +324,8 @@ def test_policy_from_declarations(tmp):
 def test_campaign_paths_from_its_directory(tmp):
     # a campaign's kernel and profile files are found beside it, wherever
     # platter runs (they were looked up from the current directory)
-    import experiment
-    import powercut
+    from platterlib import experiment
+    from platterlib import powercut
     d = os.path.join(tmp, "mine")
     os.makedirs(d)
     with open(os.path.join(d, "my.profile"), "w") as f:
@@ -365,7 +368,7 @@ def test_closed_pipe_is_silent(tmp):
     assert p.returncode == -signal.SIGPIPE and p.stderr == "", (p.returncode, p.stderr)
     with open("/dev/full", "w") as full:   # a full disk is still an error line
         p = subprocess.run([PLATTER, "list"], stdout=full, stderr=subprocess.PIPE, text=True)
-    assert p.returncode == 1 and p.stderr == \
+    assert p.returncode == 125 and p.stderr == \
         "platter: cannot write the output to stdout: No space left on device\n", p.stderr
 
 
@@ -373,7 +376,7 @@ def text_boxes(path):
     """(width, height, [(x0, x1, y, text)]) of an SVG's unrotated texts,
     each as wide as report lays it out (CHAR_PX a character)."""
     import xml.etree.ElementTree as ET
-    import report
+    from platterlib import report
     root = ET.parse(path).getroot()
     ns = "{http://www.w3.org/2000/svg}"
     boxes = []
@@ -397,7 +400,7 @@ def test_percentile_plot_labels(tmp):
     # the percentile plot: latency on a log axis (decades), the percentile
     # axis to the tail the samples resolve, and no label past the picture
     # or over another (a 99.999% label ran 3 px past the right edge)
-    import report
+    from platterlib import report
     many = [(i / 100000, 100 + i / 100) for i in range(1, 100000, 37)]
     for tail, pts in (("99.99%", many), ("99.9%", [(0.5, 130), (0.999, 569), (1.0, 900)]),
                       ("99.999%", [(0.5, 100), (0.99999, 300), (1.0, 400)])):
@@ -498,6 +501,189 @@ def test_progress_line_without_figures(tmp):
     assert line == "c: guest - IOPS avg - us; sim 5.0 IOPS avg 2.0 us", line
 
 
+def test_exit_status_table(tmp):
+    # docs/guide.md, "Exit codes": each status from its own cause, so CI
+    # and `git bisect run` tell a regression from bad input or a broken host
+    cells = ("--sim-only", "--runtime", "0.1", "--cells", "seq.*.nvme.*")
+    p = run("compare", "seed-fops", "--sim", SIM, *cells, "--out", os.path.join(tmp, "0"),
+            "--gate", "iops:-2%")
+    assert p.returncode == 0 and "1 passed, 0 failed" in p.stderr, p.stderr
+    swapped = spec_file(tmp, "swapped", pairs=[["fops", "base"]],
+                        kernels={"fops": ["dsync_fua_no_flush", "dsync_fua_native_only"]})
+    p = run("compare", swapped, "--sim", SIM, *cells, "--out", os.path.join(tmp, "1"),
+            "--gate", "iops:-2%")
+    assert p.returncode == 1 and "0 passed, 1 failed" in p.stderr, p.stderr
+    p = run("compare", spec_file(tmp, "bad", runtime=-1), "--sim", SIM, *cells)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and \
+        "runtime: -1 is not a duration" in p.stderr, p.stderr
+    # a platter-sim that fails: no cell has a figure, nothing was judged
+    p = run("compare", "seed-fops", "--sim", "/bin/false", *cells,
+            "--out", os.path.join(tmp, "125"), "--gate", "iops:-2%")
+    assert p.returncode == 125 and "2 cell(s) failed" in p.stderr, p.stderr
+
+
+def test_output_hygiene(tmp):
+    out = os.path.join(tmp, "o")
+    sim = ("--sim-only", "--sim", os.path.abspath(SIM), "--runtime", "0.1")
+    p = run("compare", "seed-fops", *sim, "--out", out, "--gate", "iops:-2%")
+    assert p.returncode == 0, p.stderr
+    assert "junit.xml" in os.listdir(out) and len(glob_svg(out)) == 7, os.listdir(out)
+    # a rerun of a subset replaces the whole report: no stale plot or verdicts
+    p = run("compare", "seed-fops", *sim, "--out", out, "--cells", "seq.*.nvme.*")
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(out)) == ["cdf-seq-st20000nm007d-nvme.svg", "iops.svg",
+                                      "report.json", "report.md"], os.listdir(out)
+    # another spec's report, or a folder of other files: refused, untouched
+    p = run("compare", "seed-xfs", *sim, "--out", out)
+    assert p.returncode == 2 and "holds a report of another spec ('seed-fops')" in p.stderr, \
+        p.stderr
+    other = os.path.join(tmp, "other")
+    os.makedirs(other)
+    open(os.path.join(other, "notes.txt"), "w").close()
+    p = run("compare", "seed-fops", *sim, "--out", other)
+    assert p.returncode == 2 and "not empty and not a report directory" in p.stderr, p.stderr
+    assert os.listdir(other) == ["notes.txt"]
+    # the default folder: under the working directory, never an earlier run's
+    cwd = os.path.join(tmp, "cwd")
+    os.makedirs(cwd)
+    for want in ("results/seed-fops", "results/seed-fops-2"):
+        p = subprocess.run([PLATTER, "compare", "seed-fops", *sim, "--cells", "seq.*.nvme.*"],
+                           capture_output=True, text=True, cwd=cwd)
+        assert p.returncode == 0 and p.stdout == want + "\n", (p.stdout, p.stderr)
+    # a baseline of another runtime judges nothing
+    p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "0.2",
+            "--out", os.path.join(tmp, "b"), "--baseline", out, "--gate", "iops:-2%")
+    assert p.returncode == 2 and "runtime_s 0.1 there, 0.2 here: not comparable" in p.stderr, \
+        p.stderr
+    assert not os.path.exists(os.path.join(tmp, "b"))
+    # nor one whose workload of the same name ran something else
+    bs8k = spec_file(tmp, "bs8k", workloads=[
+        {"name": "seq", "test": "dsync", "args": ["--pattern", "seq", "--bs", "8192"]}])
+    p = run("compare", bs8k, *sim, "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "b"),
+            "--baseline", out, "--gate", "iops:-2%")
+    assert p.returncode == 2 and "cell seq.st20000nm007d.nvme.base ran another workload " \
+        "there" in p.stderr, p.stderr
+
+
+def test_headline(tmp):
+    # compare ends with the summary (stderr; stdout keeps the folder alone)
+    # and report.md opens with it; a sim-only report has no guest columns
+    out = os.path.join(tmp, "h")
+    p = run("compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "1", "--out", out,
+            "--gate", "iops:-2%")
+    assert p.returncode == 0 and p.stdout == out + "\n", p.stdout
+    tail = p.stderr.splitlines()[-10:-1]
+    assert tail[0] == "" and tail[1].startswith("seed-fops: sim IOPS, 1 s per cell, platter "), tail
+    assert tail[2].split() == ["cell", "base", "fops", "change", "verdict"], tail
+    assert tail[6].split() == ["seq.st20000nm007d.nvme", "119.0", "7,528", "+6226.1%", "PASS"], tail
+    assert all(len(ln) <= 72 for ln in tail), tail
+    assert p.stderr.splitlines()[-1].startswith("platter: gate: 6 passed, 0 failed"), p.stderr
+    md = open(os.path.join(out, "report.md")).read().splitlines()
+    first_table = next(i for i, ln in enumerate(md) if ln.startswith("|"))
+    assert md[first_table] == "| cell | base | patched | sim IOPS base | patched | change | " \
+        "verdict |", md[first_table]
+    assert "| seq.st20000nm007d.nvme | base | fops | 119.0 | 7,528 | +6226.1% | PASS |" in md
+    assert "(guest)" not in "\n".join(md)
+    assert "| platter | " in "\n".join(md) and not any(ln.startswith("- versions") for ln in md)
+
+
+def test_bisect_driver(tmp):
+    # the search itself on a real git tree of 7 commits after GOOD, with
+    # stand-in cells instead of kernels: commit 4 halves the IOPS, commit 5
+    # "does not build" (skipped, as git bisect run skips 125)
+    import argparse
+    from platterlib import bisect, cli as pcli, experiment
+    tree = os.path.join(tmp, "t")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    os.makedirs(os.path.join(tree, "scripts", "kconfig"))
+    open(os.path.join(tree, "scripts", "kconfig", "merge_config.sh"), "w").close()
+    subprocess.run(["git", "init", "-q", tree], check=True)
+    subprocess.run(["git", "-C", tree, "add", "-A"], check=True)
+    for i in range(8):
+        subprocess.run(["git", "-C", tree, "commit", "-q", "--allow-empty", "-m", f"c{i}"],
+                       check=True, env=env)
+    revs = subprocess.run(["git", "-C", tree, "rev-list", "--reverse", "HEAD"],
+                          capture_output=True, text=True).stdout.split()
+    iops = {r: (50.0 if i >= 4 else 100.0) for i, r in enumerate(revs)}
+    tried = []
+
+    def spec_for(good, rev):
+        return experiment.default_matrix(f"tree:{tree}@{good}", f"tree:{tree}@{rev}")
+
+    def run_rev(cells):
+        rev = cells[0]["kernel"].rsplit("@", 1)[1]
+        tried.append(revs.index(rev))
+        if revs.index(rev) == 5:
+            return pcli.InfraError("platter: building the kernel failed")
+        # records as run_cell makes them: workload and device by name
+        return [dict(c, workload=c["workload"]["name"], device=experiment.device_name(c["device"]),
+                     sim={"summary": {"iops": iops[rev]}}, runtime_s=1) for c in cells]
+
+    out = os.path.join(tmp, "out")
+    os.makedirs(out)
+    a = argparse.Namespace(tree=tree, good=revs[0], bad="HEAD", gate="iops:-2%", out=out)
+    import contextlib, io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = bisect.run(a, spec_for, run_rev)
+    doc = json.load(open(os.path.join(out, "bisect.json")))
+    assert status == 0 and doc["first_bad"]["commit"] == revs[4], (status, doc)
+    assert doc["first_bad"]["subject"] == "c4" and doc["first_bad"]["parent"] == revs[3]
+    # good first, then BAD, then the middle; 5 skipped, its neighbour 4 tried
+    assert tried == [0, 7, 3, 5, 4], tried
+    verdicts = {revs.index(s["commit"]): s["verdict"] for s in doc["steps"]}
+    assert verdicts == {7: "bad", 3: "good", 5: "skip", 4: "bad"}, verdicts
+    f = doc["first_bad"]["figures"]
+    assert list(f["first_bad"].values())[0] == 50.0 and list(f["parent"].values())[0] == 100.0
+    assert "first bad commit: " + revs[4][:12] + " c4" in err.getvalue(), err.getvalue()
+    assert bisect.Search(8).next() == 3
+
+
+def test_kernels_side_by_side(tmp):
+    # --kernels A,B,C: B and C each judged against A, one summary row a cell
+    out = os.path.join(tmp, "k")
+    p = run("compare", "--kernels", "base,fops,fops-broken", "--sim-only", "--sim", SIM,
+            "--runtime", "0.5", "--devices", "virtio-blk", "--out", out)
+    assert p.returncode == 0, p.stderr
+    doc = json.load(open(os.path.join(out, "report.json")))
+    assert doc["spec"]["pairs"] == [["base", "fops"], ["base", "fops-broken"]], doc["spec"]
+    tail = p.stderr.splitlines()[-3:]
+    assert tail[0].split() == ["cell", "base", "fops", "change", "fops-broken", "change",
+                               "verdict"], tail
+    # virtio-blk has no FUA: fops keeps the flush, fops-broken drops it
+    row = tail[2].split()
+    assert row[0] == "seq.st20000nm007d.virtio-blk" and row[3] == "+0.0%" and \
+        row[5].startswith("+") and row[5] != "+0.0%", row
+    p = run("compare", "--kernels", "base", "--sim-only", "--sim", SIM)
+    assert p.returncode == 2 and "is not two or more comma-separated kernels" in p.stderr
+
+
+def glob_svg(d):
+    return [n for n in os.listdir(d) if n.endswith(".svg")]
+
+
+def test_doctor(tmp):
+    # what a new user is told: the OS it does not handle, by name; a cache
+    # it cannot write; each of this checkout's entries, missing in an empty
+    # cache, with the time to build it
+    osr = os.path.join(tmp, "os-release")
+    with open(osr, "w") as f:
+        f.write('PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nVERSION_ID="24.04"\n')
+    env = dict(os.environ, PLATTER_OS_RELEASE=osr, PLATTER_CACHE=os.path.join(osr, "cache"))
+    p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
+    lines = p.stdout.splitlines()
+    assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
+    assert lines[0].startswith("warn  OS: Ubuntu 24.04 LTS: not Debian 12"), lines
+    assert any(ln == f"FAIL  cache: {osr}/cache ({osr} is not a writable directory: set "
+               "PLATTER_CACHE)" for ln in lines), lines
+    assert any(ln.startswith("warn  to build kernel base: about ") for ln in lines), lines
+    env = dict(os.environ, PLATTER_CACHE=os.path.join(tmp, "c"))
+    p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
+    assert any(ln.startswith("ok    cache: " + os.path.join(tmp, "c") + " (writable)")
+               for ln in p.stdout.splitlines()), p.stdout
+
+
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
@@ -514,5 +700,11 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
-         ("progress line without figures", test_progress_line_without_figures)],
+         ("progress line without figures", test_progress_line_without_figures),
+         ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table),
+         ("platter doctor", test_doctor),
+         ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene),
+         ("the headline: compare's last lines, report.md's first table", test_headline),
+         ("bisect: the search, skips and the result, on stand-in cells", test_bisect_driver),
+         ("--kernels: three kernels side by side", test_kernels_side_by_side)],
         with_tmpdir=True)

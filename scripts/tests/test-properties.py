@@ -34,8 +34,8 @@ except ImportError:
     sys.exit("test-properties: needs Debian's python3-hypothesis (scripts/setup-host)")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from platterlib import tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")

@@ -10,9 +10,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import tap  # noqa: E402
-import experiment  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from platterlib import tap, experiment  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 PLATTER = os.path.join(experiment.ROOT, "scripts", "platter")

@@ -20,9 +20,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-import disksimtrace  # noqa: E402
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from platterlib import disksimtrace  # noqa: E402
+from platterlib import tap  # noqa: E402
 
 loader = importlib.machinery.SourceFileLoader(
     "validate", os.path.join(HERE, "..", "validate"))
@@ -337,7 +337,7 @@ def check_trace_rows(tmp):
         with contextlib.redirect_stderr(err), tables(trace_drive(3.0)):
             run(sim, tmp)
     except SystemExit as e:
-        assert e.code == 1 and "another trace" in err.getvalue(), err.getvalue()
+        assert e.code == 2 and "another trace" in err.getvalue(), err.getvalue()
     else:
         raise AssertionError("accepted a trace whose mean is not the table's")
 

@@ -11,8 +11,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "scripts", "lib"))
-import tap  # noqa: E402
+                                "scripts"))
+from platterlib import tap  # noqa: E402
 
 SIM = sys.argv[1]
 # 262144 slots; about 3 s of CPU with the heap, minutes with the scan

@@ -23,9 +23,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, HERE)
-import tap  # noqa: E402
+from platterlib import tap  # noqa: E402
 import cdp  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])

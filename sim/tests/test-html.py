@@ -18,8 +18,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from platterlib import tap  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 PHASE_REV = 60_000_000_000

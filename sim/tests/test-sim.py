@@ -2,8 +2,8 @@
 """platter-sim end-to-end checks; prints TAP.  usage: test-sim.py PLATTER_SIM"""
 import json, os, subprocess, sys, tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from platterlib import tap  # noqa: E402
 
 SIM = sys.argv[1]
 

@@ -18,8 +18,8 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
-import tap  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from platterlib import tap  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 NS = "{http://www.w3.org/2000/svg}"

@@ -39,9 +39,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts", "lib"))
-import tap  # noqa: E402
-import tsvtable  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
+from platterlib import tap, tsvtable  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 CASES = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "cases.tsv")

@@ -18,14 +18,14 @@ import subprocess
 import threading
 import time
 
-import accounting
-import cli
-import fiojob
-import fioout
-import gate
-import kernelspec
-import latency
-import strictjson
+from . import accounting
+from . import cli
+from . import fiojob
+from . import fioout
+from . import gate
+from . import kernelspec
+from . import latency
+from . import strictjson
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXPERIMENTS = os.path.join(ROOT, "scripts", "experiments")
@@ -107,8 +107,8 @@ def load_spec(directory, name_or_path, what):
         path = os.path.join(directory, name_or_path + ".json")
     if not os.path.exists(path):
         names = sorted(f[:-5] for f in os.listdir(directory) if f.endswith(".json"))
-        raise SystemExit(f"platter: no {what} '{name_or_path}' (known: {', '.join(names)}; "
-                         "or a path to a JSON file)")
+        raise cli.BadInput(f"platter: no {what} '{name_or_path}' (known: {', '.join(names)}; "
+                           "or a path to a JSON file)")
     return read_json(path, f"an {what}" if what[0] in "aeiou" else f"a {what}"), path
 
 
@@ -312,16 +312,16 @@ def check_devices(devices, path, base_dir=""):
     show the guest."""
     for dev in devices:
         if not isinstance(dev, dict) or "frontend" not in dev:
-            raise SystemExit(f"platter: {path}: a device needs a 'frontend': {dev!r}")
+            raise cli.BadInput(f"platter: {path}: a device needs a 'frontend': {dev!r}")
         for key, val in dev.items():
             if key not in DEVICE_KEYS:
-                raise SystemExit(f"platter: {path}: device key '{key}' is not one of "
-                                 f"{', '.join(DEVICE_KEYS)}")
+                raise cli.BadInput(f"platter: {path}: device key '{key}' is not one of "
+                                   f"{', '.join(DEVICE_KEYS)}")
             typ, allowed, _ = DEVICE_KEYS[key]
             if type(val) is not typ or allowed is not None and val not in allowed:
                 why = _allowed(allowed) if allowed is not None else f"a {typ.__name__}"
-                raise SystemExit(f"platter: {path}: device {key}={val!r:.60} is out of range "
-                                 f"({why})")
+                raise cli.BadInput(f"platter: {path}: device {key}={val!r:.60} is out of range "
+                                   f"({why})")
         if "name" in dev:
             check_name(dev["name"], f"{path}: device name")
         if "profile" in dev:
@@ -329,14 +329,14 @@ def check_devices(devices, path, base_dir=""):
         if "frontend_props" in dev:
             check_frontend_props(dev["frontend_props"], f"{path}: device")
         if "mem" in dev and not MEM.fullmatch(dev["mem"]):
-            raise SystemExit(f"platter: {path}: device mem={dev['mem']!r:.60} is not a size "
-                             "in M or G such as 512M or 4G")
+            raise cli.BadInput(f"platter: {path}: device mem={dev['mem']!r:.60} is not a size "
+                               "in M or G such as 512M or 4G")
         if "dpofua" in dev and dev["frontend"] not in ("scsi-hd", "sata"):
-            raise SystemExit(f"platter: {path}: device dpofua applies to scsi-hd and sata "
-                             f"only, not {dev['frontend']}")
+            raise cli.BadInput(f"platter: {path}: device dpofua applies to scsi-hd and sata "
+                               f"only, not {dev['frontend']}")
         if "libata_fua" in dev and dev["frontend"] != "sata":
-            raise SystemExit(f"platter: {path}: device libata_fua applies to sata only, "
-                             f"not {dev['frontend']}")
+            raise cli.BadInput(f"platter: {path}: device libata_fua applies to sata only, "
+                               f"not {dev['frontend']}")
 
 
 def write_cache(dev):
@@ -687,18 +687,19 @@ def check_seed(seed, where, workloads, variants):
 ON_REQUEST_DEVICES = [{"frontend": "sata"}, {"frontend": "sata", "libata_fua": "1"}]
 
 
-def default_matrix(base, patched, declares=None, devices=None):
+def default_matrix(base, patched, declares=None, devices=None, others=()):
     """The matrix `platter compare --base K --patched K` runs without an
     experiment file: O_DSYNC 4 KiB direct writes, sequential and random,
     on the st20000nm007d profile behind each front end (NVMe and scsi-hd
     with native FUA, virtio-blk without; sata and sata-libata-fua when
     devices, the --devices names, asks for them).  declares: {kernel:
-    behaviours} (--base-declares/--patched-declares).  Paths in the specs
+    behaviours} (--base-declares/--patched-declares); others: more kernels,
+    each judged against base as patched is (--kernels).  Paths in the specs
     start at the current directory."""
     spec = {"name": "compare",
             "description": f"{base} against {patched}: O_DSYNC 4 KiB direct writes on the "
                            "modeled ST20000NM007D behind each front end",
-            "pairs": [[base, patched]],
+            "pairs": [[base, k] for k in (patched, *others)],
             "devices": [{"frontend": "nvme"}, {"frontend": "scsi-hd", "dpofua": "on"},
                         {"frontend": "virtio-blk"}],
             "profiles": ["st20000nm007d"],
@@ -891,7 +892,7 @@ def check_command(cell_id, cmd, prog="platter"):
                        stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
-        raise SystemExit(f"{prog}: cell {cell_id}: {why}")
+        raise cli.BadInput(f"{prog}: cell {cell_id}: {why}")
 
 
 def from_root(cmd):

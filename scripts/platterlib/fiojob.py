@@ -12,7 +12,7 @@ fio's business and goes in unmodified.
 import os
 import re
 
-from cli import bad
+from .cli import bad
 
 MAX_BYTES = 1 << 20
 MOUNT = "/mnt"

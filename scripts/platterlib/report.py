@@ -10,9 +10,9 @@ import json
 import math
 import os
 
-import accounting
-import kernelspec
-from experiment import REPORT_VERSION
+from . import accounting
+from . import kernelspec
+from .experiment import REPORT_VERSION
 
 METRICS = (("iops", "IOPS"), ("avg", "avg (us)"), ("p50", "p50 (us)"),
            ("p99", "p99 (us)"), ("p99.9", "p99.9 (us)"))
@@ -34,10 +34,11 @@ def fmt(v):
     return f"{v:.1f}" if isinstance(v, float) and v < 1000 else f"{v:,.0f}"
 
 
-def ratio(a, b):
+def change(a, b):
+    """b against a in percent, as a mail about a patch says it."""
     if a in (None, 0) or b is None:
         return "-"
-    return f"{b / a:.2f}x"
+    return f"{100.0 * (b - a) / a:+.1f}%"
 
 
 def pair_rows(exp, cells):
@@ -264,7 +265,7 @@ def accounting_section(cells, title, slug, outdir):
     return md
 
 
-def write(outdir, exp, cells, meta):
+def write(outdir, exp, cells, meta, verdicts=()):
     os.makedirs(outdir, exist_ok=True)
     cells = sorted(cells, key=lambda c: c["id"])
     # the spec travels with the cells: report and merge work on any output
@@ -276,8 +277,12 @@ def write(outdir, exp, cells, meta):
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
 
+    from . import summary   # (it imports this module)
     md = [f"# {exp['name']}", "", exp.get("description", ""), ""]
-    md += [f"- {k}: {v}" for k, v in sorted(meta.items())] + [""]
+    md += summary.markdown(exp, cells, verdicts) + [""]
+    md += [f"- {k}: {v}" for k, v in sorted(meta.items()) if k != "versions"] + [""]
+    md += summary.versions_table(meta.get("versions") or {})
+    md += [""]
     declared = exp.get("kernels", {})
     kernels = list(dict.fromkeys(v for pair in exp["pairs"] for v in pair))
     md += [f"- kernel {k} declares: " + (
@@ -288,30 +293,31 @@ def write(outdir, exp, cells, meta):
     for wl, prof, dev, b, p in pair_rows(exp, cells):
         base, patched = b["variant"] if b else "?", p["variant"] if p else "?"
         no_sim = _no_sim(b) or _no_sim(p)
-        md += [f"## {wl} on {prof}, {dev}", "",
-               f"| | {base} (guest) | {patched} (guest) | ratio | {base} (sim) | "
-               f"{patched} (sim) | ratio |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        # a sim-only report has no guest columns
+        sides = ("sim",) if meta.get("sim_only") else ("guest", "sim")
+        head = [x for sd in sides for x in (f"{base} ({sd})", f"{patched} ({sd})", "change")]
+        md += [f"## {wl} on {prof}, {dev}", "", "| | " + " | ".join(head) + " |",
+               "| --- |" + " ---: |" * len(head)]
         for key, name in METRICS:
-            gb, gp = metric(_summ(b, "guest"), key), metric(_summ(p, "guest"), key)
-            sb, sp = metric(_summ(b, "sim"), key), metric(_summ(p, "sim"), key)
-            sims = (f"{NO_SIM} | {NO_SIM} | |" if no_sim else
-                    f"{fmt(sb)} | {fmt(sp)} | {ratio(sb, sp)} |")
-            md.append(f"| {name} | {fmt(gb)} | {fmt(gp)} | {ratio(gb, gp)} | {sims}")
+            cols = []
+            for sd in sides:
+                vb, vp = metric(_summ(b, sd), key), metric(_summ(p, sd), key)
+                cols += ([NO_SIM, NO_SIM, ""] if sd == "sim" and no_sim else
+                         [fmt(vb), fmt(vp), change(vb, vp)])
+            md.append(f"| {name} | " + " | ".join(cols) + " |")
         for cname in ("writes", "fua_writes", "flushes"):
-            vals = []
-            for c in (b, p):
-                for side in ("guest", "sim"):
-                    s = _summ(c, side)
-                    vals.append((s.get("per_io") or {}).get(cname) if s else None)
-            md.append(f"| {cname} per I/O | {fmt(vals[0])} | {fmt(vals[2])} | | "
-                      f"{fmt(vals[1])} | {fmt(vals[3])} | |")
+            cols = []
+            for sd in sides:
+                vals = [((_summ(c, sd) or {}).get("per_io") or {}).get(cname) for c in (b, p)]
+                cols += [fmt(vals[0]), fmt(vals[1]), ""]
+            md.append(f"| {cname} per I/O | " + " | ".join(cols) + " |")
         seed = exp.get("seed", {})
         if seed and dev == seed.get("frontend") and wl in seed.get("cells", {}):
             sc = seed["cells"][wl]
             md.append(f"| seed {base} / {patched} | " + " / ".join(
                 f"{k} {fmt(sc.get(base, {}).get(k))}->{fmt(sc.get(patched, {}).get(k))}"
                 for k in ("iops", "avg", "p50", "p99")
-                if k in sc.get(base, {}) or k in sc.get(patched, {})) + " | | | | | |")
+                if k in sc.get(base, {}) or k in sc.get(patched, {})) + " |" * len(head))
         md.append("")
         for c in (b, p):
             if c:

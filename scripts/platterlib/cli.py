@@ -48,9 +48,8 @@ class InfraError(Failure):
 
 
 def bad(where, why):
-    """A spec error: one line naming the file, the field and what is allowed.
-    (Still status 1 until every SystemExit site moves to the table above.)"""
-    raise SystemExit(f"platter: {where}: {why}")
+    """A spec error: one line naming the file, the field and what is allowed."""
+    raise BadInput(f"platter: {where}: {why}")
 
 
 def bad_input(message):
@@ -61,10 +60,21 @@ def infra(message):
     raise InfraError(message)
 
 
+# errnos that say the host ran out of something, not that a path was wrong
+_HOST_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.ENOMEM}
+
+
+def write_failed(message, e):
+    """A file could not be written: the host's fault (a full disk, an I/O
+    error: status 125) or the path's (status 2)."""
+    cls = InfraError if e.errno in _HOST_ERRNOS else BadInput
+    raise cls(message)
+
+
 def run(main, prog):
     """sys.exit(main()), except that output which cannot be written to
     stdout (a full disk) is one error line, not a traceback: a result cut
-    short is not a result (status 1).  A reader that went away (`| head`)
+    short is not a result (status 125, the host's fault).  A reader that went away (`| head`)
     ends the command silently by SIGPIPE, as it ends cat or grep."""
     try:
         status = main()
@@ -83,7 +93,7 @@ def run(main, prog):
             os.kill(os.getpid(), signal.SIGPIPE)
         print(f"{prog}: cannot write the output to stdout: {e.strerror}",
               file=sys.stderr)
-        status = 1
+        status = EXIT_INFRA
     sys.exit(status)
 
 
@@ -149,15 +159,26 @@ def existing_dir(text):
     return text
 
 
+def fresh_output_dir(path):
+    """A default output directory that clobbers no earlier run: path, else
+    path-2, path-3, ... (the first that does not exist or is empty)."""
+    cand, n = path, 1
+    while os.path.isdir(cand) and os.listdir(cand) or os.path.lexists(cand) and \
+            not os.path.isdir(cand):
+        n += 1
+        cand = f"{path}-{n}"
+    return cand
+
+
 def output_dir(path, prog="platter"):
     """Make sure path is (or can become) a writable directory now, before
     any cell runs, so results are not lost at the end."""
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
-        sys.exit(f"{prog}: error: output directory '{path}': {e.strerror}")
+        write_failed(f"{prog}: error: output directory '{path}': {e.strerror}", e)
     if not os.access(path, os.W_OK | os.X_OK):
-        sys.exit(f"{prog}: error: output directory '{path}' is not writable")
+        bad_input(f"{prog}: error: output directory '{path}' is not writable")
     return path
 
 

@@ -49,7 +49,8 @@ import subprocess
 import sys
 import tempfile
 
-from cache import file_head, sha256_file as sha256
+from . import cli
+from .paths import file_head, sha256_file as sha256
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KINDS = ("tree", "patches", "bzimage")
@@ -69,7 +70,7 @@ def _build_kernel(*args):
     p = subprocess.run([os.path.join(ROOT, "scripts", "build-kernel"), *args],
                        stdout=subprocess.PIPE, text=True)
     if p.returncode != 0:
-        raise SystemExit(f"platter: scripts/build-kernel {' '.join(args)} failed")
+        raise cli.InfraError(f"platter: scripts/build-kernel {' '.join(args)} failed")
     return p.stdout
 
 
@@ -450,7 +451,7 @@ def main(argv):
             print((with_fs if argv[1] == "with-fs" else with_frontend)(argv[2], argv[3]))
         except Error as e:
             print(e, file=sys.stderr)
-            return 1
+            return cli.EXIT_BAD_INPUT
         return 0
     if len(argv) != 3 or argv[1] not in ("check", "shell", "label"):
         print("usage: kernelspec.py check|shell|label SPEC | with-fs SPEC FS | "
@@ -463,7 +464,7 @@ def main(argv):
         k = parse(argv[2], os.getcwd())
     except Error as e:
         print(e, file=sys.stderr)
-        return 1
+        return cli.EXIT_BAD_INPUT
     if argv[1] == "shell":
         print(shell(k))
     return 0

@@ -17,8 +17,8 @@ passes when its script exited 0; a cell that failed to run fails.
 import re
 import xml.etree.ElementTree as ET
 
-import kernelspec
-from cli import bad
+from . import kernelspec
+from .cli import bad
 
 METRICS = ("iops", "avg", "p50", "p99", "p99.9")
 TERM = re.compile(r"(" + "|".join(re.escape(m) for m in METRICS) +

@@ -42,7 +42,8 @@ import time
 import zlib
 import lzma
 
-import strictjson
+from . import cli, strictjson
+from .paths import cache_root, file_head, sha256_file  # noqa: F401 (cache.sha256_file: soak)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
@@ -61,10 +62,6 @@ HOST_PACKAGES = ("seabios", "qemu-system-data", "gcc", "libc6", "busybox-static"
 
 class Refused(Exception):
     """One line saying why: the command ends with it, status 1."""
-
-
-def cache_root():
-    return os.environ.get("PLATTER_CACHE") or "/var/cache/platter"
 
 
 def short(text, n=100):
@@ -143,8 +140,8 @@ def kernel_spec(text):
     """--kernel SPEC: the spec build-kernel is given for a cell (a tree's
     revision resolved to its commit, absolute paths) and its label: they
     name the cache entry, as build-kernel names it."""
-    import experiment   # (they import this module)
-    import kernelspec
+    from . import experiment   # (they import this module)
+    from . import kernelspec
     try:
         k = kernelspec.parse(text, os.getcwd())
     except kernelspec.Error as e:
@@ -212,14 +209,6 @@ def archive_format(path):
                                  "or name it .tar.xz or .tar.gz")
             return fmt
     raise ValueError(f"'{path}' does not end in .tar.zst, .tar.xz or .tar.gz")
-
-
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def entry_files(d):
@@ -376,16 +365,6 @@ def cmd_export(path, kernels=()):
 
 
 # ---- import -----------------------------------------------------------------
-
-def file_head(path, n, error):
-    """The first `n` bytes of the file at `path` (a magic number to check);
-    when it cannot be read, raises error(why)."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(n)
-    except OSError as e:
-        raise error(e.strerror or str(e))
-
 
 def compression(path):
     """zst, xz or gz, from the file's first bytes; Refused otherwise."""
@@ -646,4 +625,4 @@ def main(action, path=None, kernels=()):
             return cmd_export(path, kernels)
         return cmd_import(path, kernels)
     except Refused as e:
-        raise SystemExit(f"platter: cache {action}: {e}")
+        raise cli.BadInput(f"platter: cache {action}: {e}")

@@ -10,7 +10,7 @@ their latency bins).
 """
 import json
 
-import latency
+from . import latency
 
 DIRS = ("read", "write", "trim")
 STATS = ("io",) + DIRS + ("sync",)

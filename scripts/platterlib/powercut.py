@@ -19,8 +19,8 @@ import os
 import shlex
 import time
 
-import cli
-import experiment
+from . import cli
+from . import experiment
 
 ROOT = experiment.ROOT
 CAMPAIGNS = os.path.join(ROOT, "scripts", "campaigns")

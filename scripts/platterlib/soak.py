@@ -16,8 +16,9 @@ import os
 import shlex
 import time
 
-import cache
-import experiment
+from . import cli
+from . import cache
+from . import experiment
 
 REPORT_VERSION = 1
 # the drive's request trace, in the run's directory
@@ -35,14 +36,14 @@ def check_args(a):
     a.kernel, a.kernel_label = experiment.kernel_run_spec(k), k["label"]
     experiment.check_profile(a.profile, "soak: --profile", os.getcwd())
     if a.slice_kib % 4:
-        raise SystemExit(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
+        raise cli.BadInput(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
     if a.stride_mib << 10 < a.slice_kib:
-        raise SystemExit(f"platter: soak: --stride-mib {a.stride_mib} is less than "
-                         f"--slice-kib {a.slice_kib}: the slices would overlap")
+        raise cli.BadInput(f"platter: soak: --stride-mib {a.stride_mib} is less than "
+                           f"--slice-kib {a.slice_kib}: the slices would overlap")
     end = ((a.jobs - 1) * a.stride_mib << 20) + (a.slice_kib << 10)
     if end > experiment.IMAGE_BYTES:
-        raise SystemExit(f"platter: soak: the slices end at byte {end}, past the "
-                         f"{experiment.IMAGE_BYTES >> 30} GiB image")
+        raise cli.BadInput(f"platter: soak: the slices end at byte {end}, past the "
+                           f"{experiment.IMAGE_BYTES >> 30} GiB image")
 
 
 def device(a):
@@ -51,7 +52,7 @@ def device(a):
     advertise FUA and the drive serves it natively, virtio-blk has none,
     sata advertises it and libata's default leaves it unused, so the drive
     has none either; the write cache on)."""
-    return {"frontend": a.device}
+    return {"frontend": a.frontend}
 
 
 def drive(a):
@@ -63,7 +64,7 @@ def drive(a):
 def device_record(a):
     """What the guest ran on, for the record."""
     dev = device(a)
-    return {"frontend": a.device, "profile": a.profile,
+    return {"frontend": a.frontend, "profile": a.profile,
             "fua": "on" if experiment.drive_fua(dev) else "off",
             "guest_fua": experiment.guest_fua(dev),
             "write_cache": "on" if experiment.write_cache(dev) else "off"}
@@ -87,7 +88,7 @@ def command(a):
 
 def rerun(a):
     """The platter command that repeats this soak."""
-    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--device", a.device,
+    words = ["scripts/platter", "soak", "--kernel", a.kernel, "--frontend", a.frontend,
              "--profile", a.profile,
              "--requests", str(a.requests), "--cut-every-ms", str(a.cut_every_ms),
              "--jobs", str(a.jobs), "--slice-kib", str(a.slice_kib),

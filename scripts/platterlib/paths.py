@@ -1,0 +1,80 @@
+"""Where platter's files are, its version and its cache: a leaf module
+(it imports nothing of platter's), so every other module may use it.
+
+ROOT is the checkout, or the installed copy of its tree
+(PREFIX/share/platter: scripts, experiments, campaigns, guest-tests,
+qemu-patches, hw-model), found from this file's real path either way."""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", ".."))
+# written by `meson install` into the installed tree: the version and
+# where the binaries went, relative to ROOT
+INSTALLED = os.path.join(ROOT, "install.json")
+
+
+def installed():
+    """install.json of an installed tree, or None in a checkout."""
+    try:
+        with open(INSTALLED) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def version():
+    """platter's version: git describe of the checkout, else the release
+    the installed tree records, else 'unknown'."""
+    inst = installed()
+    if inst:
+        return inst.get("version", "unknown")
+    try:
+        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    except OSError:
+        return "unknown"
+    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else "unknown"
+
+
+def cache_root():
+    """The build cache: $PLATTER_CACHE, else $XDG_CACHE_HOME/platter, else
+    ~/.cache/platter (no root needed)."""
+    if os.environ.get("PLATTER_CACHE"):
+        return os.environ["PLATTER_CACHE"]
+    # the same rule as scripts/lib/guest-common.sh, apt-trixie, build-qemu
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.environ.get("HOME", ""), ".cache")
+    return os.path.join(xdg, "platter")
+
+
+def find_sim():
+    """platter-sim: the checkout's build, else the installed one beside
+    platter's bin/, else one on PATH; None when there is none."""
+    cands = [os.path.join(ROOT, "build", "sim", "platter-sim")]
+    inst = installed()
+    if inst:
+        cands.insert(0, os.path.join(ROOT, inst["bindir"], "platter-sim"))
+    for p in cands:
+        if os.access(p, os.X_OK):
+            return os.path.normpath(p)
+    return shutil.which("platter-sim")
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_head(path, n, error):
+    """The first `n` bytes of the file at `path` (a magic number to check);
+    when it cannot be read, raises error(why)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(n)
+    except OSError as e:
+        raise error(e.strerror or str(e))
