@@ -230,17 +230,18 @@ static bool same_file(const char *a, const char *b)
 static bool outputs_apart(const Options *o, GError **errp)
 {
     static const char *const outs[] = { "trace-out", "timeline", "html" };
-    static const char *const ins[] = { "trace", "profile", "trace-out",
-                                       "timeline" };
+    static const char *const ins[] = { "trace", "profile" };
 
     for (size_t i = 0; i < G_N_ELEMENTS(outs); i++) {
         const char *out = opt_text(o, outs[i]);
-        for (size_t j = 0; j < G_N_ELEMENTS(ins); j++) {
-            if (strcmp(outs[i], ins[j]) != 0 &&
-                same_file(out, opt_text(o, ins[j]))) {
+        /* the inputs, then the outputs named before this one */
+        for (size_t j = 0; j < G_N_ELEMENTS(ins) + i; j++) {
+            const char *other = j < G_N_ELEMENTS(ins) ? ins[j]
+                                                      : outs[j - G_N_ELEMENTS(ins)];
+            if (same_file(out, opt_text(o, other))) {
                 return opt_bad(errp, "--%s: %s is also --%s: an output never "
                                "overwrites an input or another output",
-                               outs[i], out, ins[j]);
+                               outs[i], out, other);
             }
         }
     }

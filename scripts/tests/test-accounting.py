@@ -191,6 +191,11 @@ def check_guest_fio_test(tmp):
         os.makedirs(os.path.join(tmp, d))
     with open(os.path.join(tmp, "lib", "target.sh"), "w") as f:
         f.write(TARGET_STUB)
+    # the guest's own helpers, as the initramfs has them
+    for helper in ("fiotime.sh",):
+        with open(os.path.join(experiment.ROOT, "guest-tests", "initramfs", "lib", helper)) as f, \
+                open(os.path.join(tmp, "lib", helper), "w") as g:
+            g.write(f.read())
     with open(os.path.join(tmp, "in", "job.fio"), "w") as f:
         f.write("[global]\nioengine=psync\nrw=write\nbs=4k\nsize=16m\ntime_based=1\n"
                 "rate_iops=200\n[a]\n[b]\n")

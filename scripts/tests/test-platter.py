@@ -242,6 +242,10 @@ def spec_file(tmp, name, **changes):
     from platterlib import experiment
     spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
     spec.update(changes)
+    if "seed" in spec and "workloads" in changes:   # its figures of the workloads kept
+        names = {w["name"] for w in spec["workloads"]}
+        spec["seed"] = dict(spec["seed"], cells={w: c for w, c in spec["seed"]["cells"].items()
+                                                 if w in names})
     path = os.path.join(tmp, name + ".json")
     with open(path, "w") as f:
         json.dump(spec, f)

@@ -99,7 +99,9 @@
     var prevCyl = lo ? arrivals[lo - 1].cyl : armStart;
     var head = lo ? arrivals[lo - 1].head : 0;
     var next = arrivals[lo];
-    if (next && t >= next.from && next.at > next.from) {
+    /* at the instant it arrives the arm rests there, even when the next
+     * move starts at once (a flush's write-backs one after another) */
+    if (next && t > next.from && next.at > next.from) {
       var f = (t - next.from) / (next.at - next.from);
       return { cyl: prevCyl + (next.cyl - prevCyl) * f, moving: true,
                head: next.head, to: next };
