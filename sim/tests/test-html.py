@@ -19,7 +19,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
 from platterlib import tap  # noqa: E402
+from explainrows import explain_rows, us_ns  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 PHASE_REV = 60_000_000_000
@@ -49,15 +51,6 @@ def record(text):
     return rec
 
 
-def us_ns(s):
-    whole, _, frac = s.partition(".")
-    return int(whole) * 1000 + int((frac + "000")[:3])
-
-
-def explain_rows(text):
-    lines = text.splitlines()
-    header = next(l for l in lines if l.startswith("#")).split()
-    return [dict(zip(header, l.split())) for l in lines if l[:1].isdigit()]
 
 
 def self_contained(tmp):

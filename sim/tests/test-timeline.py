@@ -19,7 +19,9 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
 from platterlib import tap  # noqa: E402
+from explainrows import explain_rows, us_ns  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
 NS = "{http://www.w3.org/2000/svg}"
@@ -44,16 +46,6 @@ def draw(tmp, *args, name="t.svg"):
     return ET.parse(path).getroot(), p
 
 
-def us_ns(s):
-    # --explain prints microseconds with 3 decimals: exactly the ns
-    whole, _, frac = s.partition(".")
-    return int(whole) * 1000 + int((frac + "000")[:3])
-
-
-def explain_rows(text):
-    lines = text.splitlines()
-    header = next(l for l in lines if l.startswith("#")).split()
-    return [dict(zip(header, l.split())) for l in lines if l[:1].isdigit()]
 
 
 def cmds(root):
