@@ -56,6 +56,10 @@ static const OptSpec main_options[] = {
     { "explain", OPT_TEXT, OPT_SCOPE_RUN, "N",
       "print the first N device commands as a timeline", 330,
       OPT_COUNT(0, UINT32_MAX), 0 },
+    { "explain-format", OPT_TEXT, OPT_SCOPE_RUN, "wide|narrow",
+      "--explain's table: wide (default: byte offsets, exact ns) or narrow "
+      "(within 100 columns: GiB offsets, 0.1 us, short notes)", 335,
+      OPT_NO_NUMBER },
     { "timeline", OPT_FILE, OPT_SCOPE_RUN, "FILE.svg",
       "draw device commands and the platter's angle as an SVG picture",
       340, OPT_NO_NUMBER },
@@ -191,6 +195,12 @@ static bool build_params(const Options *o, SimParams *p, HwmConfig *cfg,
         return false;
     }
     p->explain = (uint32_t)explain;
+    const char *format = opt_text(o, "explain-format");
+    if (format && strcmp(format, "wide") != 0 && strcmp(format, "narrow") != 0) {
+        return opt_bad(errp, "--explain-format: unknown '%s' (wide, narrow)",
+                       format);
+    }
+    p->explain_narrow = format && !strcmp(format, "narrow");
     return device_config(o, cfg, errp);
 }
 

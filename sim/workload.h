@@ -36,6 +36,7 @@ typedef struct {
     uint32_t jobs;            /* fio: --numjobs */
     hwm_ns host_cmd_ns;
     uint32_t explain;         /* print the first N commands' timelines */
+    bool explain_narrow;      /* --explain-format narrow: within 100 columns */
     FILE *explain_out;
     FILE *trace_out;          /* write completions as a trace, or NULL */
     Timeline *timeline;       /* --timeline: sees every event, or NULL */

@@ -309,8 +309,38 @@ def teaching_pictures(tmp):
     assert {t[len("docs/"):] for _, t in found} <= linked, "a picture is generated but not shown"
 
 
+def explain_narrow(tmp):
+    # --explain-format narrow fits 100 columns and gives the wide table's
+    # numbers to 0.1 us; a format it does not know is refused
+    runs = (("--profile", "st20000nm007d", "--policy", "fua+flush", "--runtime", "0.1"),
+            ("--profile", "st3000dm001", "--pattern", "rand", "--span", "100G", "--jobs", "4",
+             "--policy", "write+flush", "--runtime", "0.1"),
+            ("--profile", "st20000nm007d", "--workload", "fio", "--rw", "randread",
+             "--iodepth", "32", "--size", "18t", "--runtime", "0.2"),
+            ("--profile", "990pro", "--workload", "fio", "--rw", "randwrite", "--iodepth", "32",
+             "--numjobs", "4", "--runtime", "0.01"))
+    for args in runs:
+        wide = explain_rows(sim(*args, "--explain", "60").stdout)
+        text = sim(*args, "--explain", "60", "--explain-format", "narrow").stdout
+        table = [ln for ln in text.splitlines() if ln[:1].isdigit() or ln.startswith("#")]
+        assert len(table) == len(wide) + 1, (len(table), len(wide))
+        for ln in table:
+            assert len(ln) <= 100, (len(ln), ln)
+        for w, n in zip(wide, explain_rows("\n".join(table))):
+            assert n["#"] == w["#"] and n["op"] == w["op"], (n, w)
+            for nk, wk in (("submit", "submit_us"), ("queue", "queue_us"), ("ovhd", "ovhd_us"),
+                           ("seek", "seek_us"), ("rotate", "rotate_us"), ("xfer", "xfer_us"),
+                           ("wb_wait", "wb_wait_us"), ("done_us", "done_us")):
+                assert abs(float(n[nk]) - us_ns(w[wk]) / 1e3) <= 0.05 + 1e-9, (nk, n, w)
+            assert abs(float(n["GiB"]) * 2**30 - int(w["offset"])) <= 2**30 / 1e3, (n, w)
+    p = sim("--profile", "ideal", "--explain", "1", "--explain-format", "tall", ok=False)
+    assert p.returncode == 2 and "--explain-format: unknown 'tall' (wide, narrow)" in p.stderr, \
+        p.stderr
+
+
 tap.run([
     ("bars match --explain", bars_match_explain),
+    ("--explain-format narrow: 100 columns, the same numbers", explain_narrow),
     ("--timeline-from window", from_window),
     ("angle strip follows the rpm", angle_strip),
     ("flash says it has no angle, no strip", flash_says_so),
