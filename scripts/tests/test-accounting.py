@@ -28,7 +28,8 @@ QEMU_TEXT = "\n".join([
     "icount-vcpu cpu=1 clock_ns=2000000000 insns=200000000 run_ns=100000000 "
     "spun_insns=1000000000 spun_ns=500000000 halted_ns=1400000000 irqs=300 ipis=40",
     "icount-vcpu-samples cpus=2 0:0:0:0:0 500000000:500000000:0:100000000:0 "
-    "1000000000:1000000000:0:200000000:0 1500000000:2000000000:0:200000000:500000000",
+    "1000000000:1000000000:0:200000000:0 1500000000:2000000000:0:200000000:500000000 "
+    "2000000000:3000000000:0:200000000:1000000000",
     "hddmodel-accounting node=platter0 clock_ns=2000000000 front_busy_ns=1000000000 "
     "front_depth_ns=3000000000 front_max=8 model_busy_ns=1000000000 "
     "model_depth_ns=2000000000 model_max=4 submitted=2000 submit_wait_ns=2000000 "
@@ -53,11 +54,19 @@ def check_from_qemu():
     a = acct()
     assert a["version"] == 1 and len(a["vcpus"]) == 2, a
     assert a["vcpus"][1]["spun_insns"] == 1000000000 and a["vcpus"][0]["ipis"] == 10
-    assert a["vcpu_samples"]["cpus"] == 2 and len(a["vcpu_samples"]["samples"]) == 4
+    assert a["vcpu_samples"]["cpus"] == 2 and len(a["vcpu_samples"]["samples"]) == 5
     d = a["devices"][0]
     assert d["node"] == "platter0" and d["model_max"] == 4 and d["writes"] == 2000, d
     assert len(d["samples"]) == 4 and d["samples"][3][5] == 1050
     assert accounting.from_qemu("qemu: nothing of ours\n") is None
+    # the totals end at the last sample: QEMU's exit came 20 instructions
+    # later in one run of a cell than in another (poweroff), the samples
+    # did not
+    late = QEMU_TEXT.replace("clock_ns=2000000000 insns=3000000000 run_ns=1500000000",
+                             "clock_ns=2000000010 insns=3000000020 run_ns=1500000010")
+    b = accounting.from_qemu(late)
+    assert b["vcpus"] == a["vcpus"], (b["vcpus"], a["vcpus"])
+    assert a["vcpus"][0]["clock_ns"] == 2000000000 and a["vcpus"][0]["run_ns"] == 1500000000
 
 
 def check_malformed():

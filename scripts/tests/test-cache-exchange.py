@@ -68,6 +68,21 @@ def one_cell(checkout, cache, out, extra_env=None):
     return cell
 
 
+def differences(a, b, where="cell"):
+    """Where two JSON values differ, as 'path: a != b' (the first few)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            out += differences(a.get(k), b.get(k), f"{where}.{k}")
+        return out[:8]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += differences(x, y, f"{where}[{i}]")
+        return out[:8]
+    return [] if a == b else [f"{where}: {json.dumps(a)[:120]} != {json.dumps(b)[:120]}"]
+
+
 def entries(cache):
     """The entry directories in a cache (as platter cache list finds them)."""
     out = []
@@ -115,7 +130,8 @@ def exchange(tmp):
                 os.listdir(os.path.join(cache_b, "qemu", n))], os.listdir(cache_b)
     cell_b = one_cell(b, cache_b, os.path.join(tmp, "report-b"), extra_env=NO_NET)
     assert json.dumps(cell_a, sort_keys=True) == json.dumps(cell_b, sort_keys=True), \
-        "the cell on the imported cache differs from the exporting clone's"
+        "the cell on the imported cache differs from the exporting clone's: " + \
+        "; ".join(differences(cell_a, cell_b))
     # a checkout whose inputs moved on: the archive is stale for it
     frag = os.path.join(b, "guest-tests", "kernel", "platter.config")
     with open(frag, "a") as f:
