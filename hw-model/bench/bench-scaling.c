@@ -101,6 +101,9 @@ static void dirty_extents(void)
  * N dies, 256 requests kept in flight (random 4 KiB reads and writes):
  * every event walked every die.
  */
+/* the same measuring loop as dirty_extents() over another axis (dies, not
+ * extents): each benchmark states its own profile text and table, which
+ * a shared helper would hide (duplicates pairs the two by shape) */
 static void flash_units(void)
 {
     static const uint32_t units[] = { 64, 512, 4096 };

@@ -343,7 +343,8 @@ void hwm_trace_order_power_cut(HwmTraceOrder *o, hwm_ns at,
  * Units: "count", "bytes" or "ns"; a field's name ends in its unit
  * ("_bytes", "_ns") unless it is a count.  Totals since the device was
  * created, except the two marked "now".  Add new fields at the end:
- * platter-sim's JSON keeps this order.
+ * platter-sim's JSON keeps this order.  (A table: `duplicates` pairs its
+ * rows by shape; they are data, one row per counter.)
  */
 #define HWM_STATS_FIELDS(X) \
     X(reads, uint64_t, "count", "READ commands completed") \

@@ -92,6 +92,7 @@ static Extent *flash_pick(const Media *m, Cache *c, ArmPos arm, hwm_ns t,
     return hwm_cache_pick_lowest(c, max_seq);
 }
 
+/* an ops table, as media-hdd.c's: duplicates pairs its rows by shape; they are data, one entry per operation */
 const MediaOps hwm_media_flash = {
     .name = "flash",
     .init = flash_init,

@@ -351,6 +351,7 @@ static Extent *hdd_pick(const Media *m, Cache *c, ArmPos arm, hwm_ns t,
     return c->extents == 0 ? NULL : pick_nearest(m->state, arm, t, max_seq);
 }
 
+/* an ops table, as media-flash.c's: duplicates pairs its rows by shape; they are data, one entry per operation */
 const MediaOps hwm_media_hdd = {
     .name = "hdd",
     .init = hdd_init,

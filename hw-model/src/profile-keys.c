@@ -26,6 +26,8 @@ static const char *const writeback_order_names[] = { "positioning",
 #define NO_RULE NULL
 #define F(field) offsetof(HwmProfile, field), sizeof(((HwmProfile *)0)->field)
 
+/* a table: `duplicates` pairs its rows by shape (the eight kind overheads
+ * above all); they are data, one entry per key */
 const KeyDef hwm_profile_keys[] = {
     { "type", T_ENUM, 1, F(kind), FOR_ALL, true, NULL, 0, 1, hwm_kind_names,
       "media: hdd (rotating) or flash", NO_RULE },

@@ -144,6 +144,8 @@ static void test_durability_reordering(void)
     }
 }
 
+/* one registration per test: a list (duplicates pairs such lists across
+ * the subject files by shape) */
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);

@@ -272,6 +272,8 @@ static void test_huge_transfer(void)
     g_assert_cmpint(e.t.transfer_ns, >=, (hwm_ns)20000 * 1000000000);
 }
 
+/* one registration per test: a list (duplicates pairs such lists across
+ * the subject files by shape) */
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);

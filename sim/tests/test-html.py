@@ -157,6 +157,9 @@ def deterministic(tmp):
     assert page(tmp, *RAND_READ, name="a.html") == page(tmp, *RAND_READ, name="b.html")
 
 
+# (shaped like test-timeline.py teaching_pictures: each checks its own kind of file with its own
+# rules -- pages need a question per lesson, pictures a link; duplicates
+# pairs them by shape)
 def teaching_pages(tmp):
     # every page in docs/teaching.md is what its command writes now
     doc = open(os.path.join(ROOT, "docs", "teaching.md")).read()

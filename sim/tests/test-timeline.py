@@ -290,6 +290,9 @@ def deterministic(tmp):
     assert ET.tostring(a[0]) == ET.tostring(b[0])
 
 
+# (shaped like test-html.py teaching_pages: each checks its own kind of file with its own
+# rules -- pages need a question per lesson, pictures a link; duplicates
+# pairs them by shape)
 def teaching_pictures(tmp):
     # every picture in docs/teaching.md is what its command draws now
     doc = open(os.path.join(ROOT, "docs", "teaching.md")).read()
