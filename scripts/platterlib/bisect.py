@@ -175,11 +175,20 @@ def result(a, good, revs, steps, search, first, good_figs, wall_s):
     if first:
         i = revs.index(first)
         parent = revs[i - 1] if i > 0 else good
+        # the parent's figures, or (when it did not build) the nearest
+        # ancestor's that has some: the commits between are named, since
+        # the regression may be in one of them
+        skipped, judged = [], parent
+        while judged != good and not (by.get(judged) or {}).get("figures"):
+            skipped.append(judged)
+            j = revs.index(judged)
+            judged = revs[j - 1] if j > 0 else good
         doc["first_bad"] = {
             "commit": first, "subject": by[first]["subject"],
-            "parent": parent, "figures": {
+            "parent": parent, "parent_judged": judged, "unbuilt_before": skipped,
+            "figures": {
                 "good": good_figs, "first_bad": by[first]["figures"],
-                "parent": good_figs if parent == good else by[parent]["figures"]}}
+                "parent": good_figs if judged == good else by[judged]["figures"]}}
     return doc
 
 
@@ -190,6 +199,10 @@ def text(doc):
     fb = doc["first_bad"]
     if fb:
         lines.append(f"first bad commit: {fb['commit'][:12]} {fb['subject']}")
+        if fb.get("unbuilt_before"):
+            lines.append("  (or one before it that did not build: " +
+                         ", ".join(c[:12] for c in fb["unbuilt_before"]) +
+                         f"; 'parent' is {fb['parent_judged'][:12]}, the nearest that did)")
         f = fb["figures"]
         lines.append(f"  {'cell':32} {'good':>9} {'parent':>9} {'first bad':>9} {'change':>8}")
         for cell in sorted(f["first_bad"]):
