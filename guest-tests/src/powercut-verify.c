@@ -174,7 +174,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "powercut-verify: out of memory\n");
         return 1;
     }
-    printf("{\"version\":1,\"test\":\"powercut-verify\",\"run\":%llu,"
+    /* "run_id", not "run": run-guest adds "run" (how QEMU ran) to a guest
+     * result, and a JSON object with a key twice is refused */
+    printf("{\"version\":1,\"test\":\"powercut-verify\",\"run_id\":%llu,"
            "\"losses\":[", (unsigned long long)run);
     for (int j = 0; j < MAX_JOBS; j++) {
         struct write_pattern pat;
