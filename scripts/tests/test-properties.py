@@ -316,7 +316,8 @@ SIM_WORDS = st.sampled_from([
     "fsync-append", "--rw", "randrw", "--numjobs", "4096", "--iodepth", "256", "--runtime",
     "0.001", "1e400", "-1", "--json", "--bs", "4k", "0", "--span", "1G", "--offset", "18000G",
     "--fsync", "3", "--trace", "/dev/null", "--seed", "18446744073709551616", "--explain",
-    "--policy", "fua", "--queue-depth", "0", "--dump-profile", "x" * 200, "--pattern", "rand"])
+    "--policy", "fua", "--queue-depth", "0", "--dump-profile", "x" * 200, "--pattern", "rand",
+    "--html", "p.html", "--timeline", "--explain-format", "narrow", "tall", "--version"])
 
 
 @SETTINGS
