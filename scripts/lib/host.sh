@@ -17,6 +17,32 @@ host_guest_pkgs="libfdt-dev libpixman-1-dev libslirp-dev flex bison
     cpio busybox-static xfsprogs btrfs-progs fio valgrind ccache lz4 xz-utils perl
     util-linux clang zstd"
 
+# SeaBIOS: at least 1.16.3, from bookworm-backports (pinned, else its newest).
+# bookworm's 1.16.2 waits forever for a D2H interrupt when a command to an
+# AHCI disk fails: QEMU >= 9 raises only the task-file error on it (as a
+# real HBA does), and 1.16.3 handles that.  Its AHCI probe sends IDENTIFY
+# PACKET first, which a disk refuses, so every guest with a disk on q35's
+# AHCI (the sata front end) hung in the firmware before the kernel started.
+host_seabios_min=1.16.3
+host_seabios_pin=1.16.3-2~bpo12+1
+
+# seabios_version FILE: the SeaBIOS release a firmware image carries (e.g.
+# 1.16.3), empty when none is found
+seabios_version() {
+    # the version is a string of its own in the image, e.g.
+    # "1.16.3-debian-1.16.3-2~bpo12+1", or upstream's "rel-1.16.3-0-g...";
+    # awk reads to the end (no early exit: callers may run with pipefail)
+    LC_ALL=C tr -c '[:print:]' '\n' 2>/dev/null < "$1" | LC_ALL=C awk '
+        v == "" && /^(rel-)?1\.[0-9]+\.[0-9]+([-~+].*)?$/ {
+            match($0, /1\.[0-9]+\.[0-9]+/); v = substr($0, RSTART, RLENGTH) }
+        END { print v }'
+}
+
+# version_at_least A B: status 0 when dotted version A >= B
+version_at_least() {
+    [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
 # host_os_check: status 0 on the supported OS; else one line saying which
 # OS this is and what is needed (the file is $PLATTER_OS_RELEASE, a test's
 # stand-in, else /etc/os-release)

@@ -16,6 +16,7 @@ from . import cache
 from . import paths
 
 HOST_SH = os.path.join(paths.ROOT, "scripts", "lib", "host.sh")
+SEABIOS = "/usr/share/seabios/bios-256k.bin"     # what run-guest gives QEMU
 # What a cold build writes into the cache and its wall time on 2 idle
 # cores, per entry kind: (bytes or None when not measured, seconds).
 # Bytes measured with du in /var/cache/platter on 2026-12-02 (README.md,
@@ -43,6 +44,19 @@ def host_lists():
     return (val["host_os_id"], val["host_os_version"], val["host_os_name"],
             {"build": val["host_pkgs"].split(), "backports": val["host_backports"].split(),
              "guest": val["host_guest_pkgs"].split()})
+
+
+def firmware():
+    """(the SeaBIOS release in SEABIOS as a tuple or None, the release
+    host.sh asks for): host.sh's own reader, so there is one."""
+    with open(HOST_SH) as f:
+        m = re.search(r"^host_seabios_min=(\S+)", f.read(), re.M)
+    want = tuple(map(int, m.group(1).split("."))) if m else None
+    p = subprocess.run(["sh", "-c", '. "$1"; seabios_version "$2"', "sh", HOST_SH, SEABIOS],
+                       capture_output=True, text=True)
+    have = p.stdout.strip()
+    return (tuple(map(int, have.split("."))) if re.fullmatch(r"\d+\.\d+\.\d+", have) else None,
+            want)
 
 
 def os_release():
@@ -103,6 +117,17 @@ def main():
             f"all {len(need)} installed" if not miss else
             f"missing {' '.join(miss)} (scripts/setup-host{' --guest' if group != 'build' else ''})")
         fatal |= group == "build" and bool(miss)
+    fw, fw_min = firmware()
+    if not fw:
+        say(None, "firmware", f"no SeaBIOS found at {SEABIOS} (scripts/setup-host --guest)")
+    elif fw_min and fw < fw_min:
+        # only a guest with a disk on AHCI hangs in it: a warning
+        say(None, "firmware", f"SeaBIOS {'.'.join(map(str, fw))} in {SEABIOS} is older than "
+                              f"{'.'.join(map(str, fw_min))}: a guest with a disk on AHCI "
+                              "(--device sata) hangs in it; scripts/setup-host --guest "
+                              "installs bookworm-backports'")
+    else:
+        say(True, "firmware", f"SeaBIOS {'.'.join(map(str, fw))} in {SEABIOS}")
     sim = paths.find_sim()
     say(bool(sim), "platter-sim", sim or "not built (meson setup build && ninja -C build)")
     fatal |= not sim

@@ -688,6 +688,29 @@ def test_doctor(tmp):
                for ln in p.stdout.splitlines()), p.stdout
 
 
+def test_firmware_version(tmp):
+    # the SeaBIOS release run-guest and doctor read from a firmware image:
+    # Debian's and upstream's version strings, and an image without one;
+    # 1.16.2 (bookworm's) is below what a sata guest needs (host.sh)
+    host_sh = os.path.join(ROOT, "scripts", "lib", "host.sh")
+    cases = [(b"\0SeaBIOS (version %s)\0\x011.16.2-debian-1.16.2-1\0x", "1.16.2", False),
+             (b"junk 1.2\0rel-1.16.3-0-g1e1da7a9\0", "1.16.3", True),
+             (b"\x7f1.17.0-debian-1.17.0-1\0", "1.17.0", True),
+             (b"no version here 1.16\0" * 50, "", False)]
+    for i, (data, want, new_enough) in enumerate(cases):
+        img = os.path.join(tmp, f"bios-{i}.bin")
+        with open(img, "wb") as f:
+            f.write(data)
+        p = subprocess.run(["bash", "-c", 'set -euo pipefail; . "$1"; v=$(seabios_version "$2"); '
+                            'echo "$v"; version_at_least "$v" "$host_seabios_min" && echo new || echo old',
+                            "sh", host_sh, img], capture_output=True, text=True)
+        assert p.returncode == 0 and p.stdout.split("\n")[:2] == [want, "new" if new_enough else "old"], \
+            (data[:40], p.returncode, p.stdout, p.stderr)
+    p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True)
+    assert any(ln.startswith(("ok    firmware: SeaBIOS ", "warn  firmware: "))
+               for ln in p.stdout.splitlines()), p.stdout
+
+
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
@@ -707,6 +730,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("progress line without figures", test_progress_line_without_figures),
          ("exit status 0, 1, 2 and 125, each from its cause", test_exit_status_table),
          ("platter doctor", test_doctor),
+         ("the firmware's SeaBIOS release", test_firmware_version),
          ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene),
          ("the headline: compare's last lines, report.md's first table", test_headline),
          ("bisect: the search, skips and the result, on stand-in cells", test_bisect_driver),
