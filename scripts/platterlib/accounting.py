@@ -6,7 +6,9 @@ the guest sees):
 
     icount-vcpu cpu=N clock_ns=.. insns=.. run_ns=.. spun_insns=..
         spun_ns=.. halted_ns=.. irqs=.. ipis=..
-    icount-vcpu-samples cpus=N CLOCK:INSNS:SPUN[:INSNS:SPUN]... ...
+    icount-vcpu-samples cpus=N per=insns,spun,irqs,ipis
+        CLOCK:INSNS:SPUN:IRQS:IPIS[:INSNS:SPUN:IRQS:IPIS]... ...
+        (a QEMU before that: no per=, CLOCK:INSNS:SPUN[:INSNS:SPUN]...)
     hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=.. ... (and
         every counter of the model)
     hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
@@ -82,7 +84,7 @@ def _samples(words, width, where):
 
 def from_qemu(text):
     """The accounting object from QEMU's stderr, or None without any."""
-    vcpus, devices, vsamples, dsamples = [], [], None, {}
+    vcpus, devices, vsamples, dsamples, vsample_last = [], [], None, {}, {}
     for line in text.splitlines():
         words = line.split()
         if not words:
@@ -92,9 +94,20 @@ def from_qemu(text):
             v = _ints(_fields(words[1:], kind), kind)
             vcpus.append({"cpu": v.get("cpu")} | {k: v.get(k) for k in VCPU_KEYS})
         elif kind == "icount-vcpu-samples":
-            head = _ints(_fields(words[1:2], kind), kind)
-            n = head.get("cpus", 0)
-            vsamples = {"cpus": n, "samples": _samples(words[2:], 1 + 2 * n, kind)}
+            nhead = 2 if len(words) > 2 and words[2].startswith("per=") else 1
+            head = _fields(words[1:1 + nhead], kind)
+            n = _ints({"cpus": head.get("cpus", "0")}, kind)["cpus"]
+            per = head.get("per", "insns,spun").split(",")
+            if per[:2] != ["insns", "spun"]:
+                raise Malformed(f"{kind}: per={head['per']:.40} does not start with insns,spun")
+            raw = _samples(words[1 + nhead:], 1 + len(per) * n, kind)
+            # the samples keep clock, insns and spun per vCPU; the other
+            # counts are read at the last sample (_end_at_sample)
+            last = {f: raw[-1][1 + i::len(per)] for i, f in enumerate(per)} if raw else {}
+            vsamples = {"cpus": n, "samples": [
+                [s[0]] + [x for c in range(n) for x in s[1 + c * len(per):3 + c * len(per)]]
+                for s in raw]}
+            vsample_last = last
         elif kind == "hddmodel-accounting":
             devices.append(_ints(_fields(words[1:], kind), kind, skip=("node",)))
         elif kind == "hddmodel-samples":
@@ -105,18 +118,21 @@ def from_qemu(text):
     for d in devices:
         d["samples"] = dsamples.get(d["node"], [])
     if vsamples and vsamples["samples"] and vsamples["cpus"] == len(vcpus):
-        _end_at_sample(vcpus, vsamples["samples"][-1])
+        _end_at_sample(vcpus, vsamples["samples"][-1], vsample_last)
     return {"version": VERSION, "vcpus": vcpus,
             "vcpu_samples": vsamples or {"cpus": len(vcpus), "samples": []},
             "devices": devices}
 
 
-def _end_at_sample(vcpus, last):
+def _end_at_sample(vcpus, last, counts):
     """The vCPUs' totals as of the last sample.  QEMU prints its totals at
     exit, and the guest's way out (poweroff) lets a host-dependent few
     instructions run after its last act (20 in two runs of one cell): the
     samples are taken where the guest's execution alone decides, so the
-    accounting ends at the last one and is the same every run."""
+    accounting ends at the last one and is the same every run.  counts:
+    the other per-vCPU counts of the last sample by name (irqs, ipis: an
+    IPI among those last instructions made two runs of an 8-vCPU cell
+    differ by one)."""
     for i, v in enumerate(vcpus):
         insns, spun = last[1 + 2 * i], last[2 + 2 * i]
         # ns per instruction of this vCPU's clock (exact: ipns is whole)
@@ -124,6 +140,10 @@ def _end_at_sample(vcpus, last):
         v.update(clock_ns=last[0], insns=insns, run_ns=int(insns * per),
                  spun_insns=spun, spun_ns=int(spun * per))
         v["halted_ns"] = max(v["clock_ns"] - v["run_ns"] - v["spun_ns"], 0)
+        # interrupts and IPIs too, where the samples carry them
+        for k in ("irqs", "ipis"):
+            if k in counts:
+                v[k] = counts[k][i]
 
 
 # ---- the measured window ---------------------------------------------------

@@ -69,6 +69,34 @@ def check_from_qemu():
     assert a["vcpus"][0]["clock_ns"] == 2000000000 and a["vcpus"][0]["run_ns"] == 1500000000
 
 
+def check_counts_at_last_sample():
+    """A QEMU that samples interrupts and IPIs (per=...): the totals take
+    them from the last sample, not from the exit line (an IPI among the
+    host-dependent last instructions made two runs of one 8-vCPU cell
+    differ by one), and the samples keep clock, insns and spun only."""
+    def four(w):   # the old samples with IRQS:IPIS after each vCPU's pair
+        v = w.split(":")
+        return ":".join([v[0]] + [x for c in range(2) for x in v[1 + 2 * c:3 + 2 * c]
+                                  + [str(100 + c + int(v[0]) // 10**9), str(7 * c)]])
+    lines = QEMU_TEXT.split("\n")
+    i = next(n for n, ln in enumerate(lines) if ln.startswith("icount-vcpu-samples"))
+    words = lines[i].split()
+    lines[i] = " ".join(words[:2] + ["per=insns,spun,irqs,ipis"] + [four(w) for w in words[2:]])
+    a = accounting.from_qemu("\n".join(lines))
+    old = acct()
+    assert a["vcpu_samples"] == old["vcpu_samples"], a["vcpu_samples"]
+    # exit lines say irqs 1000/300, ipis 10/40; the last sample 102/103, 0/7
+    assert [(v["irqs"], v["ipis"]) for v in a["vcpus"]] == [(102, 0), (103, 7)], a["vcpus"]
+    assert [(v["irqs"], v["ipis"]) for v in old["vcpus"]] == [(1000, 10), (300, 40)]
+    for bad in ("icount-vcpu-samples cpus=2 per=insns,spun,irqs,ipis 1:2:3:4:5",
+                "icount-vcpu-samples cpus=1 per=irqs,insns 1:2:3"):
+        try:
+            accounting.from_qemu(bad)
+        except accounting.Malformed:
+            continue
+        raise AssertionError(f"accepted: {bad}")
+
+
 def check_malformed():
     for text in ("icount-vcpu cpu=0 clock_ns=x", "icount-vcpu cpu",
                  "icount-vcpu-samples cpus=2 1:2:3",
@@ -306,6 +334,7 @@ def check_keys():
 
 
 tap.run([("QEMU's accounting lines read", check_from_qemu),
+         ("interrupts and IPIs end at the last sample", check_counts_at_last_sample),
          ("a malformed line is refused", check_malformed),
          ("accounting.py from-qemu (run-guest's way in)",
           lambda: tap_tmp(check_command_line)),
