@@ -53,6 +53,7 @@ typedef struct Rule {
 } Rule;
 
 extern const Rule hwm_rule_after_write[HWM_OVH_KINDS];
+extern const Rule hwm_rule_cache_segments;
 extern const Rule hwm_rule_flush;
 extern const Rule hwm_rule_full;
 extern const Rule hwm_rule_head_switch;

@@ -144,6 +144,42 @@ static void test_durability_reordering(void)
     }
 }
 
+/* How many of 40 scattered 4 KiB writes, each sent when the one before
+ * completes, are acknowledged at once (a cache hit, well under the
+ * revolution any write-back takes) on profile `name` with keys `kv`. */
+static unsigned writes_taken_at_once(const char *name, const char *const *kv)
+{
+    g_autoptr(HwmProfile) p = load_set(name, kv);
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    unsigned fast = 0;
+    hwm_ns t = 0;
+    for (uint64_t i = 0; i < 40; i++) {
+        /* 1 GiB + a prime stride apart: no two writes touch or merge */
+        submit(d, t, i, HWM_OP_WRITE, 0, (i * 1000003ull % 997) << 30, 4096);
+        HwmEvent ev = next_completion(d);
+        fast += ev.time_ns - t < MS;
+        t = ev.time_ns;
+    }
+    return fast;
+}
+
+/* segments-from-class: a desktop drive keeps dirty data in its read
+ * segments, one range each, so the 17th scattered write waits for a
+ * write-back; the enterprise class (the default) takes all 40. */
+static void test_desktop_write_segments(void)
+{
+    const char *desktop[] = { NULL };
+    const char *eight[] = { "read_segments", "8", NULL };
+    const char *enterprise[] = { "drive_class", "enterprise", NULL };
+    const char *given[] = { "cache_segments", "64", NULL };
+    g_assert_cmpuint(writes_taken_at_once("st32000641as", desktop), ==, 16);
+    g_assert_cmpuint(writes_taken_at_once("st32000641as", eight), ==, 8);
+    g_assert_cmpuint(writes_taken_at_once("st32000641as", enterprise), ==, 40);
+    g_assert_cmpuint(writes_taken_at_once("st32000641as", given), ==, 40);
+    g_assert_cmpuint(writes_taken_at_once("generic-7200", desktop), ==, 40);
+}
+
 /* one registration per test: a list (duplicates pairs such lists across
  * the subject files by shape) */
 int main(int argc, char **argv)
@@ -159,5 +195,7 @@ int main(int argc, char **argv)
     g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
     g_test_add_func("/durability/read-path", test_durability_read_path);
     g_test_add_func("/durability/reordering", test_durability_reordering);
+    g_test_add_func("/cache/desktop-write-segments",
+                    test_desktop_write_segments);
     return g_test_run();
 }
