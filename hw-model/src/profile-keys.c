@@ -204,6 +204,10 @@ const KeyDef hwm_profile_keys[] = {
       NULL, "volatile write cache enabled (WCE)", NO_RULE },
     { "cache_mb", T_SIZE, MIB, F(cache_bytes), FOR_ALL, false, "0", 0,
       UINT64_MAX / 2, NULL, "write cache capacity (MiB)", NO_RULE },
+    { "write_cache_kb", T_SIZE, KIB, F(write_cache_bytes), FOR_ALL, false,
+      NULL, 0, UINT64_MAX / 2, NULL,
+      "of the buffer, what takes write data: dirty data never exceeds it "
+      "(at most cache_mb)", &hwm_rule_write_cache },
     { "cache_segments", T_COUNT, 1, F(cache_segments), FOR_ALL, false,
       "4096", 1, 1u << 24, NULL, "dirty extents the cache can track",
       &hwm_rule_cache_segments },

@@ -245,6 +245,25 @@ static bool rule_cache_segments(const HwmProfile *p, uint64_t *out)
     return true;
 }
 
+/* write-cache-from-class: in the segments reads use (above), a write
+ * longer than its segment wraps within it, and the drive "does not
+ * overwrite data that has not yet been written to the medium" (the same
+ * Seagate manuals): what dirty data can fill is the segments, read_segments
+ * x read_segment_kb, not the whole buffer.  Any other drive: all of it. */
+static bool rule_write_cache(const HwmProfile *p, uint64_t *out)
+{
+    *out = p->cache_bytes;
+    if (p->drive_class == HWM_CLASS_DESKTOP && p->read_segments) {
+        *out = MIN(p->cache_bytes,
+                   (uint64_t)p->read_segments * p->read_segment_bytes);
+    }
+    return true;
+}
+
+const Rule hwm_rule_write_cache = { "write-cache-from-class",
+    { "drive_class", "cache_mb", "read_segments", "read_segment_kb", NULL },
+    rule_write_cache, "as cache_mb, or read_segments x read_segment_kb for "
+    "drive_class = desktop" };
 const Rule hwm_rule_cache_segments = { "segments-from-class",
     { "drive_class", "read_segments", NULL }, rule_cache_segments,
     "as read_segments for drive_class = desktop" };

@@ -68,6 +68,7 @@ extern const Rule hwm_rule_read_segment;
 extern const Rule hwm_rule_t2t;
 extern const Rule hwm_rule_write_settle;
 extern const Rule hwm_rule_writeback_window;
+extern const Rule hwm_rule_write_cache;
 
 /* ---- the key table (profile-keys.c) ------------------------------------- */
 

@@ -128,6 +128,7 @@ struct HwmProfile {
     /* volatile write cache */
     bool write_cache;
     uint64_t cache_bytes;
+    uint64_t write_cache_bytes;           /* of it, what takes write data */
     uint32_t cache_segments;              /* dirty extents it can track */
     uint32_t high_water_pct;              /* start write-back above this */
     uint64_t idle_destage_delay_ns;       /* write back after this idle */
