@@ -27,3 +27,4 @@ interface_mb_s = 600              # 6 Gb/s after 8b/10b coding
 sustained_mb_s = 210              # [ds1] maximum sustained rate (outer diameter)
 seek_avg_ms = 8.5                 # [ds2] the family's average (read) seek
 cache_mb = 64                     # [ds1], [ds2]
+drive_class = desktop             # [ds1] Barracuda 7200.14, renamed "Desktop HDD" (model numbers ST*DM: hardwareluxx.de, 25972-neun-hdds-mit-4-tb-fassungsvermoegen-im-test, p. 5)

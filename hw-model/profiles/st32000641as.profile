@@ -20,3 +20,4 @@ seek_avg_ms = 8.5                 # [ds2] average read seek, given as "<8.5 ms"
 seek_avg_write_ms = 9.5           # [ds2] average write seek, given as "<9.5 ms"
 cache_mb = 64                     # [ds1]
 heads = 8                         # [ds1] heads/disks 8/4
+drive_class = desktop             # Barracuda, Seagate's desktop family [ds1]; sold for desktop PCs (Maximum PC's review)

@@ -57,7 +57,8 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
                                                          : p->queue_window;
     d->writeback_window = p->writeback_window >= p->cache_segments ?
                           UINT32_MAX : p->writeback_window;
-    d->cache_sectors = p->cache_bytes / HWM_SECTOR_BYTES;
+    d->cache_sectors = p->write_cache_bytes / HWM_SECTOR_BYTES;
+    d->buffer_sectors = p->cache_bytes / HWM_SECTOR_BYTES;
     d->high_water_sectors = d->cache_sectors * p->high_water_pct / 100;
     d->high_water_extents = (uint32_t)((uint64_t)p->cache_segments *
                                        p->high_water_pct / 100);

@@ -330,7 +330,7 @@ uint32_t dev_read_segments_now(const HwmDevice *d)
         return d->rc.nseg;
     }
     uint64_t taken = d->cache.dirty_sectors + d->reserved_sectors;
-    uint64_t room = d->cache_sectors > taken ? d->cache_sectors - taken : 0;
+    uint64_t room = d->buffer_sectors > taken ? d->buffer_sectors - taken : 0;
     return (uint32_t)MIN(d->rc.nseg, room / MAX(1, d->rc.seg_sectors));
 }
 

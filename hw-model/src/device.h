@@ -143,7 +143,8 @@ struct HwmDevice {
                                    all) */
     uint64_t writeback_next;    /* the sector after the last write-back:
                                    where an elevator goes on from */
-    uint64_t cache_sectors;     /* capacity */
+    uint64_t cache_sectors;     /* what write data may fill */
+    uint64_t buffer_sectors;    /* the whole buffer (shared read segments) */
     uint64_t high_water_sectors;
     uint32_t high_water_extents;
     uint64_t destage_max_sectors;

@@ -18,6 +18,8 @@ static const char *const read_ahead_names[] = { "off", "track", "segment",
 /* HwmPolicy has PROFILE = 0; a profile names one of the real policies. */
 static const char *const form_names[] = { "3.5-inch", "2.5-inch", NULL };
 static const char *const interface_names[] = { "sata", "sas", "nvme", NULL };
+static const char *const drive_class_names[] = { "enterprise", "desktop",
+                                                NULL };
 static const char *const policy_names[] = { "(profile)", "fifo", "sptf", NULL };
 static const char *const writeback_order_names[] = { "positioning",
                                                      "elevator", "oldest",
@@ -41,6 +43,11 @@ const KeyDef hwm_profile_keys[] = {
       0, 1, form_names, "platter size class", NO_RULE },
     { "interface", T_ENUM, 1, F(host_interface), FOR_ALL, false, "sata", 0,
       2, interface_names, "host interface class", NO_RULE },
+    { "drive_class", T_ENUM, 1, F(drive_class), FOR_HDD, false, "enterprise",
+      0, 1, drive_class_names,
+      "the product class the maker sells the drive as: enterprise "
+      "(nearline, SAS) or desktop (client); the rules of the keys that "
+      "depend on firmware take their class's value from it", NO_RULE },
     { "sustained_mb_s", T_SIZE, 1000000, F(sustained_bytes_per_s), FOR_HDD,
       false, NULL, 1000000, 100000000000ull, NULL,
       "data sheet's sustained (outer-zone) transfer rate, MB = 10^6 bytes",
@@ -197,8 +204,13 @@ const KeyDef hwm_profile_keys[] = {
       NULL, "volatile write cache enabled (WCE)", NO_RULE },
     { "cache_mb", T_SIZE, MIB, F(cache_bytes), FOR_ALL, false, "0", 0,
       UINT64_MAX / 2, NULL, "write cache capacity (MiB)", NO_RULE },
+    { "write_cache_kb", T_SIZE, KIB, F(write_cache_bytes), FOR_ALL, false,
+      NULL, 0, UINT64_MAX / 2, NULL,
+      "of the buffer, what takes write data: dirty data never exceeds it "
+      "(at most cache_mb)", &hwm_rule_write_cache },
     { "cache_segments", T_COUNT, 1, F(cache_segments), FOR_ALL, false,
-      "4096", 1, 1u << 24, NULL, "dirty extents the cache can track", NO_RULE },
+      "4096", 1, 1u << 24, NULL, "dirty extents the cache can track",
+      &hwm_rule_cache_segments },
     { "cache_high_water_pct", T_COUNT, 1, F(high_water_pct), FOR_ALL, false,
       "75", 1, 100, NULL, "write back while dirty above this share", NO_RULE },
     { "idle_destage_delay_ms", T_TIME, NS_PER_MS, F(idle_destage_delay_ns),

@@ -224,6 +224,49 @@ static bool rule_writeback_window(const HwmProfile *p, uint64_t *out)
     return true;
 }
 
+/* segments-from-class: a desktop drive keeps write data in the buffer
+ * segments its reads use.  Seagate's product manuals say so in "Caching
+ * write data": "The same buffer space and segmentation is used as set up
+ * for read functions", and a segment's data "that has not yet been
+ * written to the medium" is never overwritten; so the cache holds at most
+ * one dirty range per segment, and a write that needs another waits for a
+ * write-back.  DiskSim's disk model has the same limit ("Maximum number of
+ * write segments"), which DIXtrac measures on a drive (one, on the Quantum
+ * Atlas 10K: atlas10k.diskspecs, benh/disksim valid/).  Enterprise drives
+ * keep the class default (4096): the calibrated ST20000NM007D reproduces
+ * the seed's random FUA cells only with a cache of many dirty extents
+ * (docs/calibration.md).  No read segments: the default too. */
+static bool rule_cache_segments(const HwmProfile *p, uint64_t *out)
+{
+    if (p->drive_class != HWM_CLASS_DESKTOP || !p->read_segments) {
+        return false;
+    }
+    *out = p->read_segments;
+    return true;
+}
+
+/* write-cache-from-class: in the segments reads use (above), a write
+ * longer than its segment wraps within it, and the drive "does not
+ * overwrite data that has not yet been written to the medium" (the same
+ * Seagate manuals): what dirty data can fill is the segments, read_segments
+ * x read_segment_kb, not the whole buffer.  Any other drive: all of it. */
+static bool rule_write_cache(const HwmProfile *p, uint64_t *out)
+{
+    *out = p->cache_bytes;
+    if (p->drive_class == HWM_CLASS_DESKTOP && p->read_segments) {
+        *out = MIN(p->cache_bytes,
+                   (uint64_t)p->read_segments * p->read_segment_bytes);
+    }
+    return true;
+}
+
+const Rule hwm_rule_write_cache = { "write-cache-from-class",
+    { "drive_class", "cache_mb", "read_segments", "read_segment_kb", NULL },
+    rule_write_cache, "as cache_mb, or read_segments x read_segment_kb for "
+    "drive_class = desktop" };
+const Rule hwm_rule_cache_segments = { "segments-from-class",
+    { "drive_class", "read_segments", NULL }, rule_cache_segments,
+    "as read_segments for drive_class = desktop" };
 const Rule hwm_rule_heads = { "heads-from-density",
     { "capacity_bytes", "rpm", "form_factor", "sustained_mb_s", NULL },
     rule_heads, "from capacity_bytes, form_factor and sustained_mb_s" };

@@ -53,6 +53,7 @@ typedef struct Rule {
 } Rule;
 
 extern const Rule hwm_rule_after_write[HWM_OVH_KINDS];
+extern const Rule hwm_rule_cache_segments;
 extern const Rule hwm_rule_flush;
 extern const Rule hwm_rule_full;
 extern const Rule hwm_rule_head_switch;
@@ -67,6 +68,7 @@ extern const Rule hwm_rule_read_segment;
 extern const Rule hwm_rule_t2t;
 extern const Rule hwm_rule_write_settle;
 extern const Rule hwm_rule_writeback_window;
+extern const Rule hwm_rule_write_cache;
 
 /* ---- the key table (profile-keys.c) ------------------------------------- */
 

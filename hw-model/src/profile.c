@@ -232,6 +232,15 @@ static bool check_profile(HwmProfile *p, GError **errp)
                     "(cache_mb >= 1)", src);
         return false;
     }
+    if (p->write_cache_bytes > p->cache_bytes ||
+        (p->write_cache && p->write_cache_bytes < 64 * KIB)) {
+        g_autofree char *who = blame(p, "write_cache_kb", "cache_mb");
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s contradicts the profile: 'write_cache_kb' is part "
+                    "of the buffer (at most cache_mb), and at least 64 KiB "
+                    "with write_cache = yes", who);
+        return false;
+    }
     return true;
 }
 

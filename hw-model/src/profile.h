@@ -22,6 +22,8 @@ typedef enum { HWM_FLUSH_NON_QUEUED, HWM_FLUSH_QUEUED } HwmFlushMode;
 /* Data-sheet classes the derivation rules (profile-rules.c) depend on. */
 typedef enum { HWM_FORM_3_5, HWM_FORM_2_5 } HwmFormFactor;
 typedef enum { HWM_IF_SATA, HWM_IF_SAS, HWM_IF_NVME } HwmInterface;
+/* The product class a data sheet sells the drive as. */
+typedef enum { HWM_CLASS_ENTERPRISE, HWM_CLASS_DESKTOP } HwmDriveClass;
 
 /* Where a key's value came from (--dump-profile says it). */
 typedef enum {
@@ -97,6 +99,7 @@ struct HwmProfile {
     /* data-sheet figures that only feed derivation rules (0: not given) */
     HwmFormFactor form_factor;
     HwmInterface host_interface;
+    HwmDriveClass drive_class;
     uint64_t sustained_bytes_per_s;       /* outer-zone sustained rate */
     uint64_t seek_avg_write_ns;           /* average write seek */
 
@@ -125,6 +128,7 @@ struct HwmProfile {
     /* volatile write cache */
     bool write_cache;
     uint64_t cache_bytes;
+    uint64_t write_cache_bytes;           /* of it, what takes write data */
     uint32_t cache_segments;              /* dirty extents it can track */
     uint32_t high_water_pct;              /* start write-back above this */
     uint64_t idle_destage_delay_ns;       /* write back after this idle */

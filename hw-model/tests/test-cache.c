@@ -10,6 +10,8 @@
 #include "drive.h"
 #include "model-test.h"
 
+#define MIB_ (1024ull * 1024ull)
+
 /* A shipped profile with one key's value replaced. */
 /* A shipped profile with `key` set to `value`, plus `extra` lines (keys
  * it does not give; may be NULL). */
@@ -144,6 +146,69 @@ static void test_durability_reordering(void)
     }
 }
 
+/* How many of 40 writes of `len` bytes, each sent when the one before
+ * completes, are acknowledged within `fast` ns (into the cache, not
+ * after a write-back) on profile `name` with keys `kv`: scattered 1 GiB
+ * and a prime stride apart (no two touch or merge), or back to back. */
+static unsigned writes_taken_at_once(const char *name, const char *const *kv,
+                                     bool scattered, uint64_t len, hwm_ns fast)
+{
+    g_autoptr(HwmProfile) p = load_set(name, kv);
+    g_autoptr(HwmDevice) d = device(p, HWM_TRISTATE_PROFILE,
+                                    HWM_POLICY_PROFILE);
+    unsigned n = 0;
+    hwm_ns t = 0;
+    for (uint64_t i = 0; i < 40; i++) {
+        uint64_t off = scattered ? (i * 1000003ull % 997) << 30 : i * len;
+        submit(d, t, i, HWM_OP_WRITE, 0, off, len);
+        HwmEvent ev = next_completion(d);
+        n += ev.time_ns - t < fast;
+        t = ev.time_ns;
+    }
+    return n;
+}
+
+static unsigned scattered_taken(const char *name, const char *const *kv)
+{
+    return writes_taken_at_once(name, kv, true, 4096, MS);
+}
+
+/* segments-from-class: a desktop drive keeps dirty data in its read
+ * segments, one range each, so the 17th scattered write waits for a
+ * write-back; the enterprise class (the default) takes all 40. */
+static void test_desktop_write_segments(void)
+{
+    const char *desktop[] = { NULL };
+    const char *eight[] = { "read_segments", "8", NULL };
+    const char *enterprise[] = { "drive_class", "enterprise", NULL };
+    const char *given[] = { "cache_segments", "64", NULL };
+    g_assert_cmpuint(scattered_taken("st32000641as", desktop), ==, 16);
+    g_assert_cmpuint(scattered_taken("st32000641as", eight), ==, 8);
+    g_assert_cmpuint(scattered_taken("st32000641as", enterprise), ==, 40);
+    g_assert_cmpuint(scattered_taken("st32000641as", given), ==, 40);
+    g_assert_cmpuint(scattered_taken("generic-7200", desktop), ==, 40);
+}
+
+/* write-cache-from-class: dirty data fills the segments (16 x 1 MiB on
+ * the Barracuda XT), not the 64 MiB buffer: a stream of 1 MiB writes,
+ * each 1.7 ms on the link, outruns the 138 MB/s media once about 16 MiB
+ * are dirty; with the whole buffer for writes, 40 MiB fit (below the
+ * 75% high water, 48 MiB, nothing is written back). */
+static void test_desktop_write_cache_bytes(void)
+{
+    const char *desktop[] = { NULL };
+    const char *whole[] = { "write_cache_kb", "65536", NULL };
+    const char *enterprise[] = { "drive_class", "enterprise", NULL };
+    unsigned n = writes_taken_at_once("st32000641as", desktop, false, MIB_,
+                                      3 * MS);
+    g_assert_cmpuint(n, >=, 16);
+    g_assert_cmpuint(n, <, 24);
+    g_assert_cmpuint(writes_taken_at_once("st32000641as", whole, false, MIB_,
+                                          3 * MS), ==, 40);
+    g_assert_cmpuint(writes_taken_at_once("st32000641as", enterprise, false,
+                                          MIB_, 3 * MS), ==, 40);
+}
+
 /* one registration per test: a list (duplicates pairs such lists across
  * the subject files by shape) */
 int main(int argc, char **argv)
@@ -159,5 +224,9 @@ int main(int argc, char **argv)
     g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
     g_test_add_func("/durability/read-path", test_durability_read_path);
     g_test_add_func("/durability/reordering", test_durability_reordering);
+    g_test_add_func("/cache/desktop-write-segments",
+                    test_desktop_write_segments);
+    g_test_add_func("/cache/desktop-write-cache-bytes",
+                    test_desktop_write_cache_bytes);
     return g_test_run();
 }

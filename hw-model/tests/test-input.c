@@ -326,6 +326,16 @@ static void test_derivation_errors(void)
         "type = hdd\ncapacity_bytes = 1000204886016\nrpm = 7200\n"
         "sustained_mb_s = 150\n");
     expect_profile_error(no_seek, "missing key 'seek_avg_ms'");
+    /* the write cache is part of the buffer, and holds a write */
+    g_autofree char *wc_big = g_strconcat(sheet, "sustained_mb_s = 150\n",
+                                          "write_cache_kb = 65537\n", NULL);
+    expect_profile_error(wc_big, "bad.profile:7: key 'write_cache_kb' = "
+                         "65537 contradicts the profile: 'write_cache_kb' "
+                         "is part of the buffer");
+    g_autofree char *wc_small = g_strconcat(sheet, "sustained_mb_s = 150\n",
+                                            "write_cache_kb = 16\n", NULL);
+    expect_profile_error(wc_small, "bad.profile:7: key 'write_cache_kb' = 16 "
+                         "contradicts");
 }
 
 static void test_shipped_profiles(void)

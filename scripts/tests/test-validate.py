@@ -170,7 +170,7 @@ def check_expected_miss_that_passes_fails(tmp):
 
 def check_report_only(tmp):
     sim, _ = setup(tmp, 30.0)
-    with tables(one_test(kind="cached-randwrite")):
+    with tables(one_test(kind="qd1-randwrite")):
         rows, bad = run(sim)
     assert rows[0]["verdict"] == "-" and rows[0]["target"] is None and bad == []
 
@@ -216,7 +216,7 @@ def check_flush_after_n(tmp):
 def check_bad_tables():
     for drives, misses in ((one_test(kind="nosuch"), {}),
                            (one_test(), {("fake", "nosuch"): "m"}),
-                           (one_test(kind="cached-randwrite"), {("fake", "rr"): "m"}),
+                           (one_test(kind="qd1-randwrite"), {("fake", "rr"): "m"}),
                            (one_test(source=""), {}),
                            (one_test(kind="flush-after-n"), {}),
                            (one_test(metric="flush_ms"), {})):
