@@ -125,6 +125,27 @@ def valid_runtime(v):
             and _DECIMAL.fullmatch(repr(float(v))) is not None)
 
 
+# A size as fio, QEMU and platter-sim write one: decimal digits, then no
+# suffix or K, M, G, T (binary: 2^10, 2^20, ...).  The one reading of a
+# size in platter's Python (validate's fio sizes, an experiment's "mem").
+SIZE = re.compile(r"(0|[1-9][0-9]*)([KMGT]?)")
+SIZE_SHIFT = {"K": 10, "M": 20, "G": 30, "T": 40}
+
+
+def size_bytes(text, suffixes="KMGT", bare="", max_digits=None):
+    """The bytes of a size such as 4K, 64M or 200G, or None when text is
+    not one: a suffix outside suffixes, more than max_digits digits, or
+    no suffix when bare is None (else a bare number is in bare's unit:
+    '' bytes, 'M' MiB as QEMU's -m reads it)."""
+    m = SIZE.fullmatch(text) if isinstance(text, str) else None
+    if not m or max_digits is not None and len(m.group(1)) > max_digits:
+        return None
+    unit = m.group(2) or bare
+    if unit is None or unit and unit not in suffixes:
+        return None
+    return int(m.group(1), 10) << SIZE_SHIFT.get(unit, 0)
+
+
 def int_range(lo, hi, what=""):
     def parse(text):
         try:

@@ -12,7 +12,9 @@ import os
 
 from . import accounting
 from . import kernelspec
-from .experiment import REPORT_VERSION
+
+# report.json's version
+REPORT_VERSION = 1
 
 METRICS = (("iops", "IOPS"), ("avg", "avg (us)"), ("p50", "p50 (us)"),
            ("p99", "p99 (us)"), ("p99.9", "p99.9 (us)"))

@@ -13,10 +13,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import tap, accounting, experiment, report  # noqa: E402
+from platterlib import tap, accounting, cellrun, cellsummary, expspec, matrix, paths, report  # noqa: E402
 
 FIO = sys.argv[1] if len(sys.argv) > 1 else None
-LIB = os.path.join(experiment.ROOT, "scripts", "platterlib")
+LIB = os.path.join(paths.ROOT, "scripts", "platterlib")
 
 # Two vCPUs over 2 s of virtual time at ipns 2: vCPU 0 ran 1.8 s of the
 # last second (all of it), vCPU 1 spun 0.5 s of it; one drive, busy for
@@ -193,7 +193,7 @@ def check_guest_fio_test(tmp):
     logs come back in the result, which decodes and sums per interval."""
     if not FIO:
         raise AssertionError("no fio given (the meson test passes the host's)")
-    src = os.path.join(experiment.ROOT, "guest-tests", "initramfs", "tests", "fio")
+    src = os.path.join(paths.ROOT, "guest-tests", "initramfs", "tests", "fio")
     with open(src) as f:
         script = f.read()
     for d in ("lib", "in", "tmp", "mnt", "bin"):
@@ -202,7 +202,7 @@ def check_guest_fio_test(tmp):
         f.write(TARGET_STUB)
     # the guest's own helpers, as the initramfs has them
     for helper in ("fiotime.sh",):
-        with open(os.path.join(experiment.ROOT, "guest-tests", "initramfs", "lib", helper)) as f, \
+        with open(os.path.join(paths.ROOT, "guest-tests", "initramfs", "lib", helper)) as f, \
                 open(os.path.join(tmp, "lib", helper), "w") as g:
             g.write(f.read())
     with open(os.path.join(tmp, "in", "job.fio"), "w") as f:
@@ -220,7 +220,7 @@ def check_guest_fio_test(tmp):
                         "--ramp-ms", "200", "--iops-log-ms", "100"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr[-800:]
-    res, err = experiment.decode_guest(json.loads(p.stdout))
+    res, err = cellrun.decode_guest(json.loads(p.stdout))
     assert err is None and "iops_log" in res, (err, sorted(res))
     assert res["iops_log"].count("# platter_iops.") == 2, res["iops_log"][:200]
     # what the log says the jobs did, against fio's own count (the host's
@@ -241,16 +241,16 @@ def check_summarize():
     the report's section shows it."""
     res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
            "lat_us": {"avg": 1.0}, "accounting": acct()}
-    s = experiment.summarize(res)
+    s = cellsummary.summarize(res)
     assert s["accounting"]["window_s"] == 1 and s["accounting"]["bound_by"] == "device", s
-    bad = experiment.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
+    bad = cellsummary.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
     assert "does not read" in bad["accounting"]["error"], bad
 
 
 def check_report(tmp):
     res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
            "lat_us": {"avg": 1.0}, "accounting": acct()}
-    cell = {"id": "w.p.d.base", "variant": "base", "guest": {"summary": experiment.summarize(res)}}
+    cell = {"id": "w.p.d.base", "variant": "base", "guest": {"summary": cellsummary.summarize(res)}}
     s = cell["guest"]["summary"]["accounting"]
     s["throughput"]["series"] = [[0.1, 5.0], [0.2, 6.0]]
     md = report.accounting_section((cell, None), "w", "time-w", tmp)
@@ -272,7 +272,7 @@ def spec(**extra):
 
 def refused(s, words):
     try:
-        experiment.check_experiment(s, "x.json", base_dir=None)
+        expspec.check_experiment(s, "x.json", base_dir=None)
     except SystemExit as e:
         msg = str(e)
         assert all(w in msg for w in words) and "\n" not in msg, msg
@@ -284,18 +284,18 @@ def check_keys():
     """warmup_s and iops_log_ms reach the guest's fio as milliseconds, mem
     reaches run-guest, timeout_s replaces the computed guard; bad values
     are one line naming the key."""
-    exp = experiment.check_experiment(
+    exp = expspec.check_experiment(
         spec(workload={"warmup_s": 2.5, "iops_log_ms": 100}, device={"mem": "4G", "smp": 8},
              timeout_s=5000, runtime=1), "x.json", base_dir=None)
-    cell = experiment.cells(exp)[0]
-    cmd = experiment.guest_command(cell, 1)
+    cell = matrix.cells(exp)[0]
+    cmd = matrix.guest_command(cell, 1)
     tail = cmd[cmd.index("--"):]
     assert tail[tail.index("--ramp-ms") + 1] == "2500", tail
     assert tail[tail.index("--iops-log-ms") + 1] == "100", tail
     assert cmd[cmd.index("--mem") + 1] == "4G" and cmd[cmd.index("--timeout") + 1] == "5000"
     # without timeout_s: the guard grows with smp x ipns and the warm-up
     cell["timeout_s"] = None
-    assert experiment.cell_timeout_s(cell, 1) == experiment.guest_timeout_s(
+    assert matrix.cell_timeout_s(cell, 1) == matrix.guest_timeout_s(
         cell["device"], 3.5) == 1800 + 12 * 8 * 3.5 // 1
     refused(spec(workload={"warmup_s": 0}), ["warmup_s", "duration"])
     refused(spec(workload={"iops_log_ms": "100"}), ["iops_log_ms", "whole ms"])
