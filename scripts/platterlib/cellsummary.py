@@ -13,6 +13,18 @@ def program_cdf(res):
     return [[frac, us] for frac, us in latency.thin(latency.cdf(hist))] if hist else []
 
 
+def drive_counters(res):
+    """The modeled drive's counters (hddmodel's, which QEMU prints at exit
+    into the result's accounting: reads, writes, fua_writes, flushes, ...)
+    when the run had one hddmodel drive, else {}.  They count the whole
+    run: on the raw device only the workload writes, so they are the
+    workload's; on a file system mkfs and mount are in them too."""
+    devices = (res.get("accounting") or {}).get("devices") if isinstance(res, dict) else None
+    if isinstance(devices, list) and len(devices) == 1 and isinstance(devices[0], dict):
+        return devices[0]
+    return {}
+
+
 def summarize(res, workload=None):
     """The figures the report compares, from a guest or sim result."""
     if res is None:
@@ -29,7 +41,9 @@ def summarize(res, workload=None):
         fs = fioout.summary(res["fio"], (workload or {}).get("fio_stat", "io"))
         delta = res.get("device", {}).get("stat_delta", {})
         ios = max(fs["ios"], 1)
-        counters = {"writes": None, "fua_writes": None, "flushes": delta.get("flushes")}
+        # FUA writes as the drive received them: the guest has no count
+        counters = {"writes": None, "fua_writes": drive_counters(res).get("fua_writes"),
+                    "flushes": delta.get("flushes")}
         cdf = [[frac, us] for frac, us in latency.thin(fs["cdf"])]
         out = {"ios": fs["ios"], "iops": fs["iops"], "lat_us": fs["lat_us"],
                "jobs": fioout.table(res["fio"])}
@@ -45,8 +59,10 @@ def summarize(res, workload=None):
         # writes by sectors
         data_writes = (delta["write_sectors"] * 512 // bs
                        if bs and "write_sectors" in delta else None)
+        # FUA writes: the guest's own count with --trace, else the drive's
         counters = {"writes": data_writes, "flushes": delta.get("flushes"),
-                    "fua_writes": trace.get("write_fua")}
+                    "fua_writes": trace.get("write_fua",
+                                            drive_counters(res).get("fua_writes"))}
         cdf = program_cdf(res) or res.get("lat_cdf_us", [])
         out = {"ios": res.get("ios"), "iops": res.get("iops"), "lat_us": lat}
     out["per_io"] = {k: (round(v / ios, 3) if isinstance(v, (int, float)) else None)

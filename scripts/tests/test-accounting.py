@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import tap, accounting, cellrun, cellsummary, expspec, matrix, paths, report  # noqa: E402
+from platterlib import tap, accounting, cellrun, cellsummary, expspec, fioout, matrix, paths, report  # noqa: E402
 
 FIO = sys.argv[1] if len(sys.argv) > 1 else None
 LIB = os.path.join(paths.ROOT, "scripts", "platterlib")
@@ -247,6 +247,36 @@ def check_summarize():
     assert "does not read" in bad["accounting"]["error"], bad
 
 
+def check_fua_per_io():
+    """FUA writes per I/O are measured, not '-' (issue 25): a guest
+    program's and a fio test's come from the drive's counters in the
+    accounting (the guest's --trace count first, when it has one); with no
+    drive, or two, there is no figure."""
+    def fua(n):
+        a = acct()
+        a["devices"][0].update(writes=2000, fua_writes=n)
+        return a
+    res = {"test": "dsync", "ios": 1000, "iops": 10.0, "runtime_ns": 1000000000,
+           "lat_us": {"avg": 1.0}, "device": {"stat_delta": {"flushes": 0}},
+           "accounting": fua(500)}
+    assert cellsummary.summarize(res)["per_io"]["fua_writes"] == 0.5, cellsummary.summarize(res)
+    assert cellsummary.summarize(dict(res, trace={"write_fua": 1000}))["per_io"]["fua_writes"] == 1.0
+    two = fua(500)
+    two["devices"].append(dict(two["devices"][0], node="other"))
+    for a in (two, None):
+        s = cellsummary.summarize(dict(res, accounting=a) if a else
+                                  {k: v for k, v in res.items() if k != "accounting"})
+        assert s["per_io"]["fua_writes"] is None, s["per_io"]
+    if not FIO:
+        raise AssertionError("no fio given (the meson test passes the host's)")
+    out = subprocess.run([FIO, "--output-format=json+", "--name=j", "--ioengine=null",
+                          "--size=4m", "--bs=4k", "--rw=write"],
+                         check=True, capture_output=True, text=True).stdout
+    fres = {"test": "fio", "fio": fioout.parse(out), "accounting": fua(1024)}
+    s = cellsummary.summarize(fres, {"fio_stat": "write"})
+    assert s["ios"] == 1024 and s["per_io"]["fua_writes"] == 1.0, (s["ios"], s["per_io"])
+
+
 def check_report(tmp):
     res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
            "lat_us": {"avg": 1.0}, "accounting": acct()}
@@ -301,6 +331,9 @@ def check_keys():
     refused(spec(workload={"iops_log_ms": "100"}), ["iops_log_ms", "whole ms"])
     refused(spec(workload={"iops_log_ms": 0}), ["iops_log_ms"])
     refused(spec(device={"mem": "4T"}), ["mem", "512M or 4G"])
+    for mem in ("01M", "0G", "4", "12345678M", "1.5G"):   # cli.size_bytes
+        refused(spec(device={"mem": mem}), ["mem", "512M or 4G"])
+    expspec.check_experiment(spec(device={"mem": "9999999M"}), "t")
     refused(spec(timeout_s=0), ["timeout_s", "whole host seconds"])
     refused(spec(workload={"test": "dsync", "warmup_s": 1}), ["warmup_s", "does not apply"])
 
@@ -316,5 +349,6 @@ tap.run([("QEMU's accounting lines read", check_from_qemu),
          ("the guest's fio test: warm-up and IOPS log reach fio and come back",
           lambda: tap_tmp(check_guest_fio_test)),
          ("a cell's summary carries its accounting", check_summarize),
+         ("FUA writes per I/O from the drive's counters", check_fua_per_io),
          ("the report's accounting section and plot", lambda: tap_tmp(check_report)),
          ("experiment keys: warmup_s, iops_log_ms, mem, timeout_s", check_keys)])
