@@ -24,6 +24,7 @@ import time
 
 from . import cli
 from . import gate
+from . import kernelspec
 from . import matrix
 from . import summary
 
@@ -117,7 +118,6 @@ def run(a, spec_for, run_rev):
     def cells_of(exp, label):
         return [c for c in matrix.cells(exp) if c["variant"] == label]
 
-    from . import kernelspec
     exp0 = spec_for(good, revs[-1])
     say(f"{len(revs)} commits after {good[:12]} up to {revs[-1][:12]}; the good revision's "
         "cells first")

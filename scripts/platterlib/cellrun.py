@@ -102,8 +102,9 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             # kernel and initramfs builds a cold cache needs first.  Its
             # work directory goes in the cell's, which the caller removes
             # even when a timeout killed run-guest before its cleanup.
-            gres, gerr = child.run_json(gcmd, timeout or matrix.cell_timeout_s(cell, runtime)
-                                  + 7200, cwd=workdir, env=dict(os.environ, TMPDIR=workdir))
+            limit = timeout or matrix.cell_timeout_s(cell, runtime) + 7200
+            gres, gerr = child.run_json(gcmd, limit, cwd=workdir,
+                                        env=dict(os.environ, TMPDIR=workdir))
         host["guest_s"] = round(time.monotonic() - t0, 3)
         if gres:
             run = gres.get("run", {})

@@ -71,7 +71,8 @@ def default_matrix(base, patched, declares=None, devices=None, others=()):
                           {"name": "rand", "test": "dsync",
                            "args": ["--pattern", "rand", "--span", "100G"]}],
             "runtime": 10}
-    spec["devices"] += [d for d in ON_REQUEST_DEVICES if devicespec.device_name(d) in (devices or ())]
+    spec["devices"] += [d for d in ON_REQUEST_DEVICES
+                        if devicespec.device_name(d) in (devices or ())]
     if declares:
         spec["kernels"] = declares
     return expspec.check_experiment(spec, "--base/--patched", base_dir=os.getcwd())
@@ -82,7 +83,8 @@ def select_devices(exp, names):
     have = {devicespec.device_name(d): d for d in exp["devices"]}
     for n in names:
         if n not in have:
-            expspec.bad("--devices", f"no device '{n}' in '{exp['name']}' (it has {', '.join(have)})")
+            expspec.bad("--devices", f"no device '{n}' in '{exp['name']}' "
+                                     f"(it has {', '.join(have)})")
     out = expspec.Spec(exp, devices=[d for n, d in have.items() if n in names])
     out.base_dir, out.kernels = exp.base_dir, exp.kernels
     return out
@@ -116,7 +118,8 @@ def cells(exp):
                     continue
                 for v in variants:
                     label = kernelspec.label(v)
-                    cid = f"{wl['name']}.{expspec.profile_label(prof)}.{devicespec.device_name(dev)}.{label}"
+                    cid = (f"{wl['name']}.{expspec.profile_label(prof)}."
+                           f"{devicespec.device_name(dev)}.{label}")
                     kernel = cell_kernel(getattr(exp, "kernels", {}).get(v, v), wl, cid, dev)
                     out.append({"id": cid, "variant": label, "kernel": kernel, "device": dev,
                                 "profile": expspec.profile_label(prof),
@@ -156,7 +159,8 @@ def guest_command(cell, runtime):
     """The run-guest command, run in a directory holding disk.img (relative,
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
-    cmd = run_guest_prefix(cell["kernel"], dev, devicespec.device_drive_opts(dev, cell["profile_arg"])) + [
+    drive = devicespec.device_drive_opts(dev, cell["profile_arg"])
+    cmd = run_guest_prefix(cell["kernel"], dev, drive) + [
         "--expect", devicespec.device_expect(dev),
         "--timeout", str(cell_timeout_s(cell, runtime))]
     if cell.get("host_file"):

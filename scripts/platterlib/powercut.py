@@ -63,7 +63,7 @@ def check_campaign(c, where, base_dir):
     """Every field of a campaign, type and bounds, before anything runs;
     files (a kernel's tree or patches, a profile) relative to base_dir."""
     expspec.check_keys(c, where, ("name", "variant", "device", "profile", "workloads", "window_s"),
-                 ("description", "cuts", "expect", "image_gib"))
+                       ("description", "cuts", "expect", "image_gib"))
     expspec.check_name(c["name"], f"{where}: name")
     expspec.check_str(c.get("description", ""), f"{where}: description")
     kernel = expspec.check_kernel(c["variant"], f"{where}: variant", base_dir)
@@ -74,7 +74,7 @@ def check_campaign(c, where, base_dir):
             all(type(x) in (int, float) and 0 <= x <= cli.RUNTIME_MAX_S for x in w)
             and w[0] < w[1]):
         expspec.bad(f"{where}: window_s", f"{w!r:.60} is not [lo, hi] in virtual seconds with "
-                                     f"0 <= lo < hi <= {cli.RUNTIME_MAX_S}")
+                                          f"0 <= lo < hi <= {cli.RUNTIME_MAX_S}")
     for key, lo, hi in (("cuts", 1, 1 << 20), ("image_gib", 1, 1 << 14)):
         v = c.get(key, lo)
         if type(v) is not int or not lo <= v <= hi:
@@ -90,14 +90,14 @@ def check_campaign(c, where, base_dir):
         if type(wl.get("filesystem", False)) is not bool:
             expspec.bad(f"{w}.filesystem", f"{wl['filesystem']!r:.60} is not true or false")
         args = expspec.check_list(wl.get("args", []), f"{w}.args", expspec.check_arg,
-                            nonempty=False, unique=False)
+                                  nonempty=False, unique=False)
         # raw workloads hand their args to the verifier too: only what
         # both understand (the write pattern)
         opts = args[0::2] if not wl.get("filesystem") else []
         if len(args) % 2 and not wl.get("filesystem") or \
                 any(o not in RAW_PATTERN_OPTIONS for o in opts):
             expspec.bad(f"{w}.args", f"args of a raw workload are pairs of "
-                               f"{', '.join(RAW_PATTERN_OPTIONS)} and a value")
+                                     f"{', '.join(RAW_PATTERN_OPTIONS)} and a value")
     expspec.check_list(c["workloads"], f"{where}: workloads", workload)
     out = Campaign(c)
     out.kernel = kernelspec.run_spec(kernel)

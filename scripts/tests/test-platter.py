@@ -301,7 +301,7 @@ def test_policy_from_declarations(tmp):
     assert sd[sd.index("--frontend-opts") + 1] == "physical_block_size=4096" and \
         "queue-depth=4," in sd[sd.index("--drive-opts") + 1], sd
     sc = matrix.sim_command(next(c for c in matrix.cells(exp)
-                                     if c["device"].get("queue_depth")), 1, SIM)
+                                 if c["device"].get("queue_depth")), 1, SIM)
     assert sc[sc.index("--queue-depth") + 1] == "4", sc
     p = subprocess.run([sd[0], "--check", *sd[1:]], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
