@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The JSON Schemas in docs/schema (experiments, campaigns, report.json and
-its cells, a campaign's report.json): each is a valid Draft 2020-12 schema;
+its cells, a campaign's and a soak's report.json): each is a valid Draft 2020-12 schema;
 every committed experiment, campaign and report validates against its
 own; the schemas' tables are platter's (device keys, front ends, file
 systems, what a kernel declares, guest tests, fio stats, gate metrics); and
@@ -55,7 +55,8 @@ def load(path):
 def check_schemas():
     import jsonschema
     names = sorted(os.path.basename(p)[:-12] for p in glob.glob(os.path.join(SCHEMAS, "*.json")))
-    assert names == ["campaign", "campaign-report", "cell", "experiment", "report"], names
+    assert names == ["campaign", "campaign-report", "cell", "experiment", "report",
+                     "soak-report"], names
     for n in names:
         jsonschema.Draft202012Validator.check_schema(schema(n))
 
@@ -70,6 +71,14 @@ def check_committed(kind, paths_):
 def committed_reports(key):
     return [p for p in sorted(glob.glob(os.path.join(RESULTS, "**", "report.json"),
                                         recursive=True)) if key in load(p)]
+
+
+def check_every_report():
+    """Every report.json under docs/results is of one of the three kinds
+    above, so none goes unchecked."""
+    every = glob.glob(os.path.join(RESULTS, "**", "report.json"), recursive=True)
+    kinds = {p for key in ("experiment", "campaign", "rerun") for p in committed_reports(key)}
+    assert every and set(every) == kinds, sorted(set(every) - kinds)
 
 
 def check_tables():
@@ -179,7 +188,7 @@ def need(fn):
 
 
 tap.run([
-    ("docs/schema: five valid Draft 2020-12 schemas", need(check_schemas)),
+    ("docs/schema: six valid Draft 2020-12 schemas", need(check_schemas)),
     ("every committed experiment validates",
      need(lambda: check_committed("experiment",
                                   sorted(glob.glob(os.path.join(expspec.EXPERIMENTS, "*.json")))))),
@@ -189,6 +198,9 @@ tap.run([
      need(lambda: check_committed("report", committed_reports("experiment")))),
     ("every committed campaign report.json (docs/results/powercut) validates",
      need(lambda: check_committed("campaign-report", committed_reports("campaign")))),
+    ("every committed soak report.json (docs/results/soak) validates",
+     need(lambda: check_committed("soak-report", committed_reports("rerun")))),
+    ("no committed report.json is of another kind", check_every_report),
     ("the schemas' tables are platter's own", need(check_tables)),
     ("hostile edits of an experiment: refused by the schema and by platter",
      need(check_hostile)),
