@@ -106,6 +106,12 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
             gres, gerr = child.run_json(gcmd, limit, cwd=workdir,
                                         env=dict(os.environ, TMPDIR=workdir))
         host["guest_s"] = round(time.monotonic() - t0, 3)
+        trace = os.path.join(workdir, matrix.DRIVE_TRACE)
+        if gres and os.path.isfile(trace):
+            try:
+                gres["drive"] = cellsummary.drive_trace_counts(trace)
+            except OSError as e:
+                gres, gerr = None, f"cannot read the drive's trace: {e.strerror}"
         if gres:
             run = gres.get("run", {})
             host["guest_run"] = {k: run.pop(k) for k in list(run)

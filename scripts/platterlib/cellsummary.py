@@ -13,16 +13,34 @@ def program_cdf(res):
     return [[frac, us] for frac, us in latency.thin(latency.cdf(hist))] if hist else []
 
 
+def drive_trace_counts(path):
+    """The writes, FUA writes and flushes a drive received, from its trace
+    (platter-trace v1: `<submit_ns> <R|W|F|D> <offset> <length> <-|FUA>
+    ...`): what the front end made of the guest's requests."""
+    writes = fua = flushes = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            w = line.split(maxsplit=5)
+            if len(w) >= 5 and not w[0].startswith("#"):
+                writes += w[1] == "W"
+                fua += w[1] == "W" and w[4] == "FUA"
+                flushes += w[1] == "F"
+    return {"writes": writes, "fua_writes": fua, "flushes": flushes}
+
+
 def drive_counters(res):
-    """The modeled drive's counters (hddmodel's, which QEMU prints at exit
-    into the result's accounting: reads, writes, fua_writes, flushes, ...)
-    when the run had one hddmodel drive, else {}.  They count the whole
-    run: on the raw device only the workload writes, so they are the
-    workload's; on a file system mkfs and mount are in them too."""
-    devices = (res.get("accounting") or {}).get("devices") if isinstance(res, dict) else None
+    """The modeled drive's counters when the run had one hddmodel drive,
+    else {}: QEMU's (in the result's accounting, when they reach it), else
+    those counted from the drive's trace (the result's "drive").  They
+    count the whole run: on the raw device only the workload writes, so
+    they are the workload's; on a file system mkfs and mount are in them
+    too."""
+    if not isinstance(res, dict):
+        return {}
+    devices = (res.get("accounting") or {}).get("devices")
     if isinstance(devices, list) and len(devices) == 1 and isinstance(devices[0], dict):
         return devices[0]
-    return {}
+    return res["drive"] if isinstance(res.get("drive"), dict) else {}
 
 
 def summarize(res, workload=None):

@@ -155,11 +155,18 @@ def guest_args(wl):
     return args
 
 
+# the drive's trace of every command (hddmodel's trace=FILE), in the
+# cell's directory: the FUA writes and flushes the drive received are
+# counted from it (cellsummary.drive_trace_counts); QEMU's own per-drive
+# counters at exit do not reach its stderr
+DRIVE_TRACE = "drive.trace"
+
+
 def guest_command(cell, runtime):
     """The run-guest command, run in a directory holding disk.img (relative,
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
-    drive = devicespec.device_drive_opts(dev, cell["profile_arg"])
+    drive = devicespec.device_drive_opts(dev, cell["profile_arg"]) + f",trace={DRIVE_TRACE}"
     cmd = run_guest_prefix(cell["kernel"], dev, drive) + [
         "--expect", devicespec.device_expect(dev),
         "--timeout", str(cell_timeout_s(cell, runtime))]

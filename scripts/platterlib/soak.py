@@ -16,6 +16,7 @@ import os
 import shlex
 import time
 
+from . import cellsummary
 from . import child
 from . import cli
 from . import devicespec
@@ -124,20 +125,6 @@ def judge(a, g):
     return why
 
 
-def trace_counts(path):
-    """The drive's FUA writes and flushes, from its trace (platter-trace v1:
-    `<submit_ns> <R|W|F|D> <offset> <length> <-|FUA> ...`): what the
-    front end made of the guest's O_DSYNC writes."""
-    fua = flushes = 0
-    with open(path) as f:
-        for line in f:
-            w = line.split(maxsplit=5)
-            if len(w) >= 5 and not w[0].startswith("#"):
-                fua += w[1] == "W" and w[4] == "FUA"
-                flushes += w[1] == "F"
-    return {"fua_writes": fua, "flushes": flushes}
-
-
 def run(a, workdir):
     """Run the soak in workdir; its record."""
     cmd = command(a)
@@ -155,7 +142,9 @@ def run(a, workdir):
     rec["guest"] = g
     trace = os.path.join(workdir, TRACE)
     rec["drive_trace"] = {"sha256": paths.sha256_file(trace),
-                          "bytes": os.path.getsize(trace), **trace_counts(trace)}
+                          "bytes": os.path.getsize(trace),
+                          **{k: v for k, v in cellsummary.drive_trace_counts(trace).items()
+                             if k != "writes"}}
     rec["why"] = judge(a, g)
     rec["passed"] = not rec["why"]
     return rec

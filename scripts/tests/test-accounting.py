@@ -249,9 +249,10 @@ def check_summarize():
 
 def check_fua_per_io():
     """FUA writes per I/O are measured, not '-' (issue 25): a guest
-    program's and a fio test's come from the drive's counters in the
-    accounting (the guest's --trace count first, when it has one); with no
-    drive, or two, there is no figure."""
+    program's and a fio test's come from the drive's counters, QEMU's in
+    the accounting or those counted from the drive's trace (the guest's
+    --trace count first, when it has one); with no drive, or two, there
+    is no figure."""
     def fua(n):
         a = acct()
         a["devices"][0].update(writes=2000, fua_writes=n)
@@ -261,6 +262,18 @@ def check_fua_per_io():
            "accounting": fua(500)}
     assert cellsummary.summarize(res)["per_io"]["fua_writes"] == 0.5, cellsummary.summarize(res)
     assert cellsummary.summarize(dict(res, trace={"write_fua": 1000}))["per_io"]["fua_writes"] == 1.0
+    # QEMU's counters do not reach the accounting: the drive's trace's
+    bare = {k: v for k, v in res.items() if k != "accounting"}
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "drive.trace")
+        with open(trace, "w") as f:
+            f.write("# platter-trace v1\n# profile=x capacity=1 fua=1 write-cache=1 queue-depth=1\n"
+                    "0 W 0 4096 FUA # done=5\n6 F 0 0 - # done=9\n10 W 4096 4096 - # done=12\n"
+                    "13 R 0 4096 - # done=20\n")
+        counts = cellsummary.drive_trace_counts(trace)
+    assert counts == {"writes": 2, "fua_writes": 1, "flushes": 1}, counts
+    s = cellsummary.summarize(dict(bare, ios=2, drive=counts))
+    assert s["per_io"]["fua_writes"] == 0.5, s["per_io"]
     two = fua(500)
     two["devices"].append(dict(two["devices"][0], node="other"))
     for a in (two, None):
