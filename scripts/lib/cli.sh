@@ -38,6 +38,18 @@ cli_check() {
     [[ $2 =~ $re ]] || cli_fail "$1 '$2': expected $4"
 }
 
+# cli_check_size OPTION VALUE SUFFIXES BARE MAX_BYTES WHAT MAX_WHAT: VALUE
+# is a size above 0 of at most MAX_BYTES, as scripts/platterlib/cli.py's
+# size_bytes reads one (the one size parser: digits, then one of SUFFIXES,
+# K M G T binary, or none for BARE's unit, '' bytes); else one line:
+# "expected WHAT" or "too large: at most MAX_WHAT".
+cli_check_size() {
+    local bytes
+    bytes=$(PYTHONPATH="$(dirname "$(readlink -f "$0")")" python3 -m platterlib.cli size "$2" "$3" "$4") &&
+        [ "$bytes" != 0 ] || cli_fail "$1 '$2': expected $6"
+    cli_check_max "$1" "$2" "$bytes" "$5" "$7"
+}
+
 # cli_check_max OPTION VALUE NUMBER MAX WHAT: NUMBER (decimal digits, any
 # length: VALUE or its number part) is at most MAX, compared as text, so
 # that no shell arithmetic can wrap (bash: 64-bit signed).

@@ -7,8 +7,9 @@ host_os_name="Debian 12 (bookworm)"
 # the model, platter-sim and their tests (meson >= 1.5 and python3-pycotap
 # come from bookworm-backports)
 # chromium: meson test's html-browser test loads the --html pages in it;
-# python3-hypothesis: the property-based hostile-input suite
-host_pkgs="build-essential ninja-build pkg-config libglib2.0-dev python3 git chromium python3-hypothesis"
+# python3-hypothesis: the property-based hostile-input suite;
+# python3-jsonschema: docs/schema checked against every committed spec
+host_pkgs="build-essential ninja-build pkg-config libglib2.0-dev python3 git chromium python3-hypothesis python3-jsonschema"
 host_backports="meson python3-pycotap"
 # --guest: QEMU's and the guest kernel's build dependencies, firmware and
 # guest tools (valgrind for test-qemu --valgrind, clang for build-qemu --check)

@@ -24,6 +24,8 @@ import time
 
 from . import cli
 from . import gate
+from . import kernelspec
+from . import matrix
 from . import summary
 
 VERSION = 1
@@ -114,10 +116,8 @@ def run(a, spec_for, run_rev):
         print(f"platter: bisect: {text}", file=sys.stderr, flush=True)
 
     def cells_of(exp, label):
-        from . import experiment
-        return [c for c in experiment.cells(exp) if c["variant"] == label]
+        return [c for c in matrix.cells(exp) if c["variant"] == label]
 
-    from . import kernelspec
     exp0 = spec_for(good, revs[-1])
     say(f"{len(revs)} commits after {good[:12]} up to {revs[-1][:12]}; the good revision's "
         "cells first")

@@ -42,8 +42,8 @@ import time
 import zlib
 import lzma
 
-from . import cli, strictjson
-from .paths import cache_root, file_head, sha256_file  # noqa: F401 (cache.sha256_file: soak)
+from . import cli, kernelspec, strictjson
+from .paths import cache_root, file_head, sha256_file
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
@@ -140,15 +140,13 @@ def kernel_spec(text):
     """--kernel SPEC: the spec build-kernel is given for a cell (a tree's
     revision resolved to its commit, absolute paths) and its label: they
     name the cache entry, as build-kernel names it."""
-    from . import experiment   # (they import this module)
-    from . import kernelspec
     try:
         k = kernelspec.parse(text, os.getcwd())
     except kernelspec.Error as e:
         raise Refused(f"--kernel: {e}")
     if k["kind"] == "bzimage":
         raise Refused(f"--kernel {short(text)}: a prebuilt bzImage is not in the cache")
-    spec = experiment.kernel_run_spec(k)
+    spec = kernelspec.run_spec(k)
     return spec, kernelspec.label(spec)
 
 

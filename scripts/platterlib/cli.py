@@ -1,4 +1,5 @@
-"""Command-line checks shared by scripts/platter and scripts/calibrate.
+"""Command-line checks shared by scripts/platter, calibrate and validate
+(and, through `python3 -m platterlib.cli size`, the shell scripts' sizes).
 
 Every value is checked when the command line is parsed, before anything is
 built or run; a bad one ends the command with one line on stderr naming the
@@ -125,6 +126,42 @@ def valid_runtime(v):
             and _DECIMAL.fullmatch(repr(float(v))) is not None)
 
 
+# A size as fio, QEMU and platter-sim write one: decimal digits, then no
+# suffix or K, M, G, T (binary: 2^10, 2^20, ...).  The one reading of a
+# size in platter's Python (validate's fio sizes, an experiment's "mem").
+SIZE = re.compile(r"(0|[1-9][0-9]*)([KMGT]?)")
+SIZE_SHIFT = {"K": 10, "M": 20, "G": 30, "T": 40}
+
+
+def size_bytes(text, suffixes="KMGT", bare="", max_digits=None):
+    """The bytes of a size such as 4K, 64M or 200G, or None when text is
+    not one: a suffix outside suffixes, more than max_digits digits, or
+    no suffix when bare is None (else a bare number is in bare's unit:
+    '' bytes, 'M' MiB as QEMU's -m reads it)."""
+    m = SIZE.fullmatch(text) if isinstance(text, str) else None
+    if not m or max_digits is not None and len(m.group(1)) > max_digits:
+        return None
+    unit = m.group(2) or bare
+    if unit is None or unit and unit not in suffixes:
+        return None
+    return int(m.group(1), 10) << SIZE_SHIFT.get(unit, 0)
+
+
+def main(argv):
+    """size VALUE SUFFIXES BARE: VALUE's bytes on stdout (size_bytes with
+    those suffixes, BARE the unit of a bare number, '' for bytes), or
+    status 1 and nothing when it is not a size: lib/cli.sh's
+    cli_check_size reads a shell script's sizes with it."""
+    if len(argv) != 4 or argv[0] != "size":
+        print("usage: python3 -m platterlib.cli size VALUE SUFFIXES BARE", file=sys.stderr)
+        return 2
+    n = size_bytes(argv[1], argv[2], argv[3])
+    if n is None:
+        return 1
+    print(n)
+    return 0
+
+
 def int_range(lo, hi, what=""):
     def parse(text):
         try:
@@ -196,3 +233,7 @@ def refuse_overwrite(outputs, inputs=(), prog="platter"):
             bad_input(f"{prog}: {what} '{path}' is also {seen[real]}: an output never "
                       "overwrites an input or another output")
         seen[real] = what
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

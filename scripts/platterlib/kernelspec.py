@@ -429,6 +429,25 @@ def _check_bzimage(path):
         raise Error(f"bzimage '{path}': not an x86 bzImage (no boot protocol header)")
 
 
+def run_spec(k):
+    """The spec run-guest and build-kernel are given for a parsed kernel k:
+    absolute paths, and a tree's revision as the commit it resolved to when
+    the spec was loaded (the run measures one commit even if the branch
+    moves meanwhile)."""
+    if k["kind"] == "variant" or not k.get("resolved"):
+        return k["spec"]
+    if k["kind"] == "bzimage":
+        return f"bzimage:{k['path']}"
+    if k["kind"] == "tree":
+        text = f"tree:{k['path']}@{k['commit']}"
+    else:
+        text = f"patches:{k['path']}"
+        if "base" in k:
+            text += "@" + run_spec(k["base"])
+    return text + (f",config={k['config']}" if "config" in k else "") + \
+        (f",fs={k['fs']}" if "fs" in k else "")
+
+
 def shell(k):
     """The resolved spec as shell assignments for build-kernel."""
     out = {"kind": k["kind"], "label": k["label"], "spec": k["spec"],

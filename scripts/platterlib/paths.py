@@ -62,6 +62,13 @@ def find_sim():
     return shutil.which("platter-sim")
 
 
+def from_root(cmd):
+    """cmd with paths inside the checkout made relative to its root, so a
+    recorded command does not depend on where the checkout was."""
+    return [os.path.relpath(a, ROOT) if os.path.isabs(a) and
+            os.path.commonpath([a, ROOT]) == ROOT else a for a in cmd]
+
+
 def sha256_file(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:

@@ -19,10 +19,15 @@ import os
 import shlex
 import time
 
+from . import child
 from . import cli
-from . import experiment
+from . import devicespec
+from . import expspec
+from . import kernelspec
+from . import matrix
+from . import paths
 
-ROOT = experiment.ROOT
+ROOT = paths.ROOT
 CAMPAIGNS = os.path.join(ROOT, "scripts", "campaigns")
 REPORT_VERSION = 1
 MASK64 = (1 << 64) - 1
@@ -40,7 +45,7 @@ def splitmix64(x):
 
 
 def load(name_or_path):
-    c, path = experiment.load_spec(CAMPAIGNS, name_or_path, "campaign")
+    c, path = expspec.load_spec(CAMPAIGNS, name_or_path, "campaign")
     return check_campaign(c, path, os.path.dirname(os.path.abspath(path)))
 
 
@@ -57,47 +62,46 @@ class Campaign(dict):
 def check_campaign(c, where, base_dir):
     """Every field of a campaign, type and bounds, before anything runs;
     files (a kernel's tree or patches, a profile) relative to base_dir."""
-    E = experiment
-    E.check_keys(c, where, ("name", "variant", "device", "profile", "workloads", "window_s"),
-                 ("description", "cuts", "expect", "image_gib"))
-    E.check_name(c["name"], f"{where}: name")
-    E.check_str(c.get("description", ""), f"{where}: description")
-    kernel = E.check_kernel(c["variant"], f"{where}: variant", base_dir)
-    E.check_devices([c["device"]], where, base_dir)
-    E.check_profile(c["profile"], f"{where}: profile", base_dir)
+    expspec.check_keys(c, where, ("name", "variant", "device", "profile", "workloads", "window_s"),
+                       ("description", "cuts", "expect", "image_gib"))
+    expspec.check_name(c["name"], f"{where}: name")
+    expspec.check_str(c.get("description", ""), f"{where}: description")
+    kernel = expspec.check_kernel(c["variant"], f"{where}: variant", base_dir)
+    expspec.check_devices([c["device"]], where, base_dir)
+    expspec.check_profile(c["profile"], f"{where}: profile", base_dir)
     w = c["window_s"]
     if not (isinstance(w, list) and len(w) == 2 and
             all(type(x) in (int, float) and 0 <= x <= cli.RUNTIME_MAX_S for x in w)
             and w[0] < w[1]):
-        E.bad(f"{where}: window_s", f"{w!r:.60} is not [lo, hi] in virtual seconds with "
-                                     f"0 <= lo < hi <= {cli.RUNTIME_MAX_S}")
+        expspec.bad(f"{where}: window_s", f"{w!r:.60} is not [lo, hi] in virtual seconds with "
+                                          f"0 <= lo < hi <= {cli.RUNTIME_MAX_S}")
     for key, lo, hi in (("cuts", 1, 1 << 20), ("image_gib", 1, 1 << 14)):
         v = c.get(key, lo)
         if type(v) is not int or not lo <= v <= hi:
-            E.bad(f"{where}: {key}", f"{v!r:.60} is not an integer in [{lo}, {hi}]")
-    E.choices(f"{where}: expect", c.get("expect", "no-loss"), ("no-loss", "loss"))
-    tests = E.guest_tests()
+            expspec.bad(f"{where}: {key}", f"{v!r:.60} is not an integer in [{lo}, {hi}]")
+    expspec.choices(f"{where}: expect", c.get("expect", "no-loss"), ("no-loss", "loss"))
+    tests = expspec.guest_tests()
 
     def workload(wl, w):
-        E.check_keys(wl, w, ("name", "write", "verify"), ("args", "filesystem"))
-        E.check_name(wl["name"], f"{w}.name")
-        E.choices(f"{w}.write", wl["write"], tests)
-        E.choices(f"{w}.verify", wl["verify"], tests)
+        expspec.check_keys(wl, w, ("name", "write", "verify"), ("args", "filesystem"))
+        expspec.check_name(wl["name"], f"{w}.name")
+        expspec.choices(f"{w}.write", wl["write"], tests)
+        expspec.choices(f"{w}.verify", wl["verify"], tests)
         if type(wl.get("filesystem", False)) is not bool:
-            E.bad(f"{w}.filesystem", f"{wl['filesystem']!r:.60} is not true or false")
-        args = E.check_list(wl.get("args", []), f"{w}.args", E.check_arg,
-                            nonempty=False, unique=False)
+            expspec.bad(f"{w}.filesystem", f"{wl['filesystem']!r:.60} is not true or false")
+        args = expspec.check_list(wl.get("args", []), f"{w}.args", expspec.check_arg,
+                                  nonempty=False, unique=False)
         # raw workloads hand their args to the verifier too: only what
         # both understand (the write pattern)
         opts = args[0::2] if not wl.get("filesystem") else []
         if len(args) % 2 and not wl.get("filesystem") or \
                 any(o not in RAW_PATTERN_OPTIONS for o in opts):
-            E.bad(f"{w}.args", f"args of a raw workload are pairs of "
-                               f"{', '.join(RAW_PATTERN_OPTIONS)} and a value")
-    E.check_list(c["workloads"], f"{where}: workloads", workload)
+            expspec.bad(f"{w}.args", f"args of a raw workload are pairs of "
+                                     f"{', '.join(RAW_PATTERN_OPTIONS)} and a value")
+    expspec.check_list(c["workloads"], f"{where}: workloads", workload)
     out = Campaign(c)
-    out.kernel = E.kernel_run_spec(kernel)
-    out.profile_arg = E.profile_arg(c["profile"], base_dir)
+    out.kernel = kernelspec.run_spec(kernel)
+    out.profile_arg = matrix.profile_arg(c["profile"], base_dir)
     shipped = os.path.join(CAMPAIGNS, c["name"] + ".json")
     out.rerun_name = (c["name"] if os.path.isfile(shipped) and os.path.samefile(
         shipped, where) else shlex.quote(os.path.abspath(where)))
@@ -119,10 +123,10 @@ def plan(c, seed):
 
 def write_command(c, seed):
     wl, cut_ns = plan(c, seed)
-    drive = experiment.device_drive_opts(c["device"], c.profile_arg)
+    drive = devicespec.device_drive_opts(c["device"], c.profile_arg)
     # the seed also picks a raw workload's random offsets
     seed_arg = [] if wl.get("filesystem") else ["--seed", str(seed)]
-    return experiment.run_guest_prefix(c.kernel, c["device"], drive) + [
+    return matrix.run_guest_prefix(c.kernel, c["device"], drive) + [
         "--power-cut-ns", str(cut_ns), wl["write"], "--", *wl.get("args", []),
         *seed_arg, "--run", str(seed)]
 
@@ -144,7 +148,7 @@ def guest_verify_command(c, wl, seed, acked):
     # The verify boot only reads (and replays the xfs log): the `ideal`
     # profile makes it quick without changing what is read.
     drive = "driver=hddmodel,profile=ideal,file=disk.img"
-    return experiment.run_guest_prefix(c.kernel, c["device"], drive) + [
+    return matrix.run_guest_prefix(c.kernel, c["device"], drive) + [
         wl["verify"], "--", *verify_args(wl, seed, acked)]
 
 
@@ -191,7 +195,7 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
         rec.update(verdict="error", error=f"cannot make the image in {workdir}: {e.strerror}")
         return rec
     t0 = time.monotonic()
-    wres, err = experiment.run_json(write_command(c, seed), timeout, workdir, last_line=True)
+    wres, err = child.run_json(write_command(c, seed), timeout, workdir, last_line=True)
     host["write_s"] = round(time.monotonic() - t0, 1)
     if err:
         rec.update(verdict="error", error=f"write run: {err}")
@@ -208,7 +212,7 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
         vcmd = host_verify_command(verifier, wl, seed, wres["acked"])
     else:
         vcmd = guest_verify_command(c, wl, seed, wres["acked"])
-    vres, err = experiment.run_json(vcmd, timeout, workdir, last_line=True)
+    vres, err = child.run_json(vcmd, timeout, workdir, last_line=True)
     host["verify_s"] = round(time.monotonic() - t0, 1)
     rec["verified_in"] = how
     if err:

@@ -11,8 +11,11 @@ import math
 import os
 
 from . import accounting
-from . import kernelspec
-from .experiment import REPORT_VERSION
+from . import summary
+from .summary import fmt, pair_rows
+
+# report.json's version
+REPORT_VERSION = 1
 
 METRICS = (("iops", "IOPS"), ("avg", "avg (us)"), ("p50", "p50 (us)"),
            ("p99", "p99 (us)"), ("p99.9", "p99.9 (us)"))
@@ -28,28 +31,11 @@ def metric(summary, key):
     return summary.get("iops") if key == "iops" else (summary.get("lat_us") or {}).get(key)
 
 
-def fmt(v):
-    if v is None:
-        return "-"
-    return f"{v:.1f}" if isinstance(v, float) and v < 1000 else f"{v:,.0f}"
-
-
 def change(a, b):
     """b against a in percent, as a mail about a patch says it."""
     if a in (None, 0) or b is None:
         return "-"
     return f"{100.0 * (b - a) / a:+.1f}%"
-
-
-def pair_rows(exp, cells):
-    """(workload, profile, device, baseline cell, patched cell) per pair."""
-    by = {(c["workload"], c["profile"], c["device"], c["variant"]): c for c in cells}
-    keys = sorted({(c["workload"], c["profile"], c["device"]) for c in cells})
-    for wl, prof, dev in keys:
-        for base, patched in ([kernelspec.label(v) for v in p] for p in exp["pairs"]):
-            b, p = by.get((wl, prof, dev, base)), by.get((wl, prof, dev, patched))
-            if b or p:
-                yield wl, prof, dev, b, p
 
 
 def _summ(cell, side):
@@ -277,7 +263,6 @@ def write(outdir, exp, cells, meta, verdicts=()):
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
 
-    from . import summary   # (it imports this module)
     md = [f"# {exp['name']}", "", exp.get("description", ""), ""]
     md += summary.markdown(exp, cells, verdicts) + [""]
     md += [f"- {k}: {v}" for k, v in sorted(meta.items()) if k != "versions"] + [""]

@@ -16,9 +16,14 @@ import os
 import shlex
 import time
 
+from . import cellsummary
+from . import child
 from . import cli
-from . import cache
-from . import experiment
+from . import devicespec
+from . import expspec
+from . import kernelspec
+from . import matrix
+from . import paths
 
 REPORT_VERSION = 1
 # the drive's request trace, in the run's directory
@@ -32,18 +37,18 @@ UNSEEN_CUTS_MAX = 1
 def check_args(a):
     """What the guest would refuse, refused before anything is built."""
     # any kernel spec (a variant, tree:, patches:, bzimage:), as compare takes
-    k = experiment.check_kernel(a.kernel, "soak: --kernel", os.getcwd())
-    a.kernel, a.kernel_label = experiment.kernel_run_spec(k), k["label"]
-    experiment.check_profile(a.profile, "soak: --profile", os.getcwd())
+    k = expspec.check_kernel(a.kernel, "soak: --kernel", os.getcwd())
+    a.kernel, a.kernel_label = kernelspec.run_spec(k), k["label"]
+    expspec.check_profile(a.profile, "soak: --profile", os.getcwd())
     if a.slice_kib % 4:
         raise cli.BadInput(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
     if a.stride_mib << 10 < a.slice_kib:
         raise cli.BadInput(f"platter: soak: --stride-mib {a.stride_mib} is less than "
                            f"--slice-kib {a.slice_kib}: the slices would overlap")
     end = ((a.jobs - 1) * a.stride_mib << 20) + (a.slice_kib << 10)
-    if end > experiment.IMAGE_BYTES:
+    if end > matrix.IMAGE_BYTES:
         raise cli.BadInput(f"platter: soak: the slices end at byte {end}, past the "
-                           f"{experiment.IMAGE_BYTES >> 30} GiB image")
+                           f"{matrix.IMAGE_BYTES >> 30} GiB image")
 
 
 def device(a):
@@ -56,7 +61,7 @@ def device(a):
 
 
 def drive(a):
-    return (experiment.device_drive_opts(device(a), a.profile) +
+    return (devicespec.device_drive_opts(device(a), a.profile) +
             f",discard=unmap,power-cut-every-ns={a.cut_every_ms * 1000000}"
             f",power-cut-seed={a.seed},trace={TRACE}")
 
@@ -65,9 +70,9 @@ def device_record(a):
     """What the guest ran on, for the record."""
     dev = device(a)
     return {"frontend": a.frontend, "profile": a.profile,
-            "fua": "on" if experiment.drive_fua(dev) else "off",
-            "guest_fua": experiment.guest_fua(dev),
-            "write_cache": "on" if experiment.write_cache(dev) else "off"}
+            "fua": "on" if devicespec.drive_fua(dev) else "off",
+            "guest_fua": devicespec.guest_fua(dev),
+            "write_cache": "on" if devicespec.write_cache(dev) else "off"}
 
 
 def guest_args(a):
@@ -81,8 +86,8 @@ def command(a):
     """The run-guest command, run in a directory holding disk.img."""
     dev = device(a)
     # the guest checks it sees the FUA and write cache the record names
-    return experiment.run_guest_prefix(a.kernel, dev, drive(a)) + [
-        "--expect", experiment.device_expect(dev),
+    return matrix.run_guest_prefix(a.kernel, dev, drive(a)) + [
+        "--expect", devicespec.device_expect(dev),
         "--timeout", str(a.timeout), "soak", "--", *guest_args(a)]
 
 
@@ -120,38 +125,26 @@ def judge(a, g):
     return why
 
 
-def trace_counts(path):
-    """The drive's FUA writes and flushes, from its trace (platter-trace v1:
-    `<submit_ns> <R|W|F|D> <offset> <length> <-|FUA> ...`): what the
-    front end made of the guest's O_DSYNC writes."""
-    fua = flushes = 0
-    with open(path) as f:
-        for line in f:
-            w = line.split(maxsplit=5)
-            if len(w) >= 5 and not w[0].startswith("#"):
-                fua += w[1] == "W" and w[4] == "FUA"
-                flushes += w[1] == "F"
-    return {"fua_writes": fua, "flushes": flushes}
-
-
 def run(a, workdir):
     """Run the soak in workdir; its record."""
     cmd = command(a)
     rec = {"version": REPORT_VERSION, "rerun": rerun(a), "command": shlex.join(cmd),
            "expect": a.expect, "device": device_record(a)}
     with open(os.path.join(workdir, "disk.img"), "wb") as img:
-        img.truncate(experiment.IMAGE_BYTES)
+        img.truncate(matrix.IMAGE_BYTES)
     t0 = time.monotonic()
     # status 1: the guest found a loss; the result is still its JSON
-    g, err = experiment.run_json(cmd, a.timeout + 60, workdir, ok_status=(0, 1))
+    g, err = child.run_json(cmd, a.timeout + 60, workdir, ok_status=(0, 1))
     rec["host_s"] = round(time.monotonic() - t0, 1)
     if err:
         rec.update(passed=False, why=[f"the guest run failed: {err}"])
         return rec
     rec["guest"] = g
     trace = os.path.join(workdir, TRACE)
-    rec["drive_trace"] = {"sha256": cache.sha256_file(trace),
-                          "bytes": os.path.getsize(trace), **trace_counts(trace)}
+    rec["drive_trace"] = {"sha256": paths.sha256_file(trace),
+                          "bytes": os.path.getsize(trace),
+                          **{k: v for k, v in cellsummary.drive_trace_counts(trace).items()
+                             if k != "writes"}}
     rec["why"] = judge(a, g)
     rec["passed"] = not rec["why"]
     return rec

@@ -5,7 +5,23 @@ the table that opens report.md.  IOPS are the guest's where the cell ran
 a guest, else platter-sim's; the title says which."""
 from . import gate
 from . import kernelspec
-from .report import fmt, pair_rows
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    return f"{v:.1f}" if isinstance(v, float) and v < 1000 else f"{v:,.0f}"
+
+
+def pair_rows(exp, cells):
+    """(workload, profile, device, baseline cell, patched cell) per pair."""
+    by = {(c["workload"], c["profile"], c["device"], c["variant"]): c for c in cells}
+    keys = sorted({(c["workload"], c["profile"], c["device"]) for c in cells})
+    for wl, prof, dev in keys:
+        for base, patched in ([kernelspec.label(v) for v in p] for p in exp["pairs"]):
+            b, p = by.get((wl, prof, dev, base)), by.get((wl, prof, dev, patched))
+            if b or p:
+                yield wl, prof, dev, b, p
 
 
 def rows(exp, cells, verdicts=()):

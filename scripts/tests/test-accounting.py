@@ -13,10 +13,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import tap, accounting, experiment, report  # noqa: E402
+from platterlib import tap, accounting, cellrun, cellsummary, expspec, fioout, matrix, paths, report  # noqa: E402
 
 FIO = sys.argv[1] if len(sys.argv) > 1 else None
-LIB = os.path.join(experiment.ROOT, "scripts", "platterlib")
+LIB = os.path.join(paths.ROOT, "scripts", "platterlib")
 
 # Two vCPUs over 2 s of virtual time at ipns 2: vCPU 0 ran 1.8 s of the
 # last second (all of it), vCPU 1 spun 0.5 s of it; one drive, busy for
@@ -221,7 +221,7 @@ def check_guest_fio_test(tmp):
     logs come back in the result, which decodes and sums per interval."""
     if not FIO:
         raise AssertionError("no fio given (the meson test passes the host's)")
-    src = os.path.join(experiment.ROOT, "guest-tests", "initramfs", "tests", "fio")
+    src = os.path.join(paths.ROOT, "guest-tests", "initramfs", "tests", "fio")
     with open(src) as f:
         script = f.read()
     for d in ("lib", "in", "tmp", "mnt", "bin"):
@@ -230,7 +230,7 @@ def check_guest_fio_test(tmp):
         f.write(TARGET_STUB)
     # the guest's own helpers, as the initramfs has them
     for helper in ("fiotime.sh",):
-        with open(os.path.join(experiment.ROOT, "guest-tests", "initramfs", "lib", helper)) as f, \
+        with open(os.path.join(paths.ROOT, "guest-tests", "initramfs", "lib", helper)) as f, \
                 open(os.path.join(tmp, "lib", helper), "w") as g:
             g.write(f.read())
     with open(os.path.join(tmp, "in", "job.fio"), "w") as f:
@@ -248,7 +248,7 @@ def check_guest_fio_test(tmp):
                         "--ramp-ms", "200", "--iops-log-ms", "100"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr[-800:]
-    res, err = experiment.decode_guest(json.loads(p.stdout))
+    res, err = cellrun.decode_guest(json.loads(p.stdout))
     assert err is None and "iops_log" in res, (err, sorted(res))
     assert res["iops_log"].count("# platter_iops.") == 2, res["iops_log"][:200]
     # what the log says the jobs did, against fio's own count (the host's
@@ -269,16 +269,59 @@ def check_summarize():
     the report's section shows it."""
     res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
            "lat_us": {"avg": 1.0}, "accounting": acct()}
-    s = experiment.summarize(res)
+    s = cellsummary.summarize(res)
     assert s["accounting"]["window_s"] == 1 and s["accounting"]["bound_by"] == "device", s
-    bad = experiment.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
+    bad = cellsummary.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
     assert "does not read" in bad["accounting"]["error"], bad
+
+
+def check_fua_per_io():
+    """FUA writes per I/O are measured, not '-' (issue 25): a guest
+    program's and a fio test's come from the drive's counters, QEMU's in
+    the accounting or those counted from the drive's trace (the guest's
+    --trace count first, when it has one); with no drive, or two, there
+    is no figure."""
+    def fua(n):
+        a = acct()
+        a["devices"][0].update(writes=2000, fua_writes=n)
+        return a
+    res = {"test": "dsync", "ios": 1000, "iops": 10.0, "runtime_ns": 1000000000,
+           "lat_us": {"avg": 1.0}, "device": {"stat_delta": {"flushes": 0}},
+           "accounting": fua(500)}
+    assert cellsummary.summarize(res)["per_io"]["fua_writes"] == 0.5, cellsummary.summarize(res)
+    assert cellsummary.summarize(dict(res, trace={"write_fua": 1000}))["per_io"]["fua_writes"] == 1.0
+    # QEMU's counters do not reach the accounting: the drive's trace's
+    bare = {k: v for k, v in res.items() if k != "accounting"}
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "drive.trace")
+        with open(trace, "w") as f:
+            f.write("# platter-trace v1\n# profile=x capacity=1 fua=1 write-cache=1 queue-depth=1\n"
+                    "0 W 0 4096 FUA # done=5\n6 F 0 0 - # done=9\n10 W 4096 4096 - # done=12\n"
+                    "13 R 0 4096 - # done=20\n")
+        counts = cellsummary.drive_trace_counts(trace)
+    assert counts == {"writes": 2, "fua_writes": 1, "flushes": 1}, counts
+    s = cellsummary.summarize(dict(bare, ios=2, drive=counts))
+    assert s["per_io"]["fua_writes"] == 0.5, s["per_io"]
+    two = fua(500)
+    two["devices"].append(dict(two["devices"][0], node="other"))
+    for a in (two, None):
+        s = cellsummary.summarize(dict(res, accounting=a) if a else
+                                  {k: v for k, v in res.items() if k != "accounting"})
+        assert s["per_io"]["fua_writes"] is None, s["per_io"]
+    if not FIO:
+        raise AssertionError("no fio given (the meson test passes the host's)")
+    out = subprocess.run([FIO, "--output-format=json+", "--name=j", "--ioengine=null",
+                          "--size=4m", "--bs=4k", "--rw=write"],
+                         check=True, capture_output=True, text=True).stdout
+    fres = {"test": "fio", "fio": fioout.parse(out), "accounting": fua(1024)}
+    s = cellsummary.summarize(fres, {"fio_stat": "write"})
+    assert s["ios"] == 1024 and s["per_io"]["fua_writes"] == 1.0, (s["ios"], s["per_io"])
 
 
 def check_report(tmp):
     res = {"test": "dsync", "ios": 10, "iops": 10.0, "runtime_ns": 1000000000,
            "lat_us": {"avg": 1.0}, "accounting": acct()}
-    cell = {"id": "w.p.d.base", "variant": "base", "guest": {"summary": experiment.summarize(res)}}
+    cell = {"id": "w.p.d.base", "variant": "base", "guest": {"summary": cellsummary.summarize(res)}}
     s = cell["guest"]["summary"]["accounting"]
     s["throughput"]["series"] = [[0.1, 5.0], [0.2, 6.0]]
     md = report.accounting_section((cell, None), "w", "time-w", tmp)
@@ -300,7 +343,7 @@ def spec(**extra):
 
 def refused(s, words):
     try:
-        experiment.check_experiment(s, "x.json", base_dir=None)
+        expspec.check_experiment(s, "x.json", base_dir=None)
     except SystemExit as e:
         msg = str(e)
         assert all(w in msg for w in words) and "\n" not in msg, msg
@@ -312,23 +355,26 @@ def check_keys():
     """warmup_s and iops_log_ms reach the guest's fio as milliseconds, mem
     reaches run-guest, timeout_s replaces the computed guard; bad values
     are one line naming the key."""
-    exp = experiment.check_experiment(
+    exp = expspec.check_experiment(
         spec(workload={"warmup_s": 2.5, "iops_log_ms": 100}, device={"mem": "4G", "smp": 8},
              timeout_s=5000, runtime=1), "x.json", base_dir=None)
-    cell = experiment.cells(exp)[0]
-    cmd = experiment.guest_command(cell, 1)
+    cell = matrix.cells(exp)[0]
+    cmd = matrix.guest_command(cell, 1)
     tail = cmd[cmd.index("--"):]
     assert tail[tail.index("--ramp-ms") + 1] == "2500", tail
     assert tail[tail.index("--iops-log-ms") + 1] == "100", tail
     assert cmd[cmd.index("--mem") + 1] == "4G" and cmd[cmd.index("--timeout") + 1] == "5000"
     # without timeout_s: the guard grows with smp x ipns and the warm-up
     cell["timeout_s"] = None
-    assert experiment.cell_timeout_s(cell, 1) == experiment.guest_timeout_s(
+    assert matrix.cell_timeout_s(cell, 1) == matrix.guest_timeout_s(
         cell["device"], 3.5) == 1800 + 12 * 8 * 3.5 // 1
     refused(spec(workload={"warmup_s": 0}), ["warmup_s", "duration"])
     refused(spec(workload={"iops_log_ms": "100"}), ["iops_log_ms", "whole ms"])
     refused(spec(workload={"iops_log_ms": 0}), ["iops_log_ms"])
     refused(spec(device={"mem": "4T"}), ["mem", "512M or 4G"])
+    for mem in ("01M", "0G", "4", "12345678M", "1.5G"):   # cli.size_bytes
+        refused(spec(device={"mem": mem}), ["mem", "512M or 4G"])
+    expspec.check_experiment(spec(device={"mem": "9999999M"}), "t")
     refused(spec(timeout_s=0), ["timeout_s", "whole host seconds"])
     refused(spec(workload={"test": "dsync", "warmup_s": 1}), ["warmup_s", "does not apply"])
 
@@ -345,5 +391,6 @@ tap.run([("QEMU's accounting lines read", check_from_qemu),
          ("the guest's fio test: warm-up and IOPS log reach fio and come back",
           lambda: tap_tmp(check_guest_fio_test)),
          ("a cell's summary carries its accounting", check_summarize),
+         ("FUA writes per I/O from the drive's counters", check_fua_per_io),
          ("the report's accounting section and plot", lambda: tap_tmp(check_report)),
          ("experiment keys: warmup_s, iops_log_ms, mem, timeout_s", check_keys)])

@@ -31,7 +31,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import experiment  # noqa: E402
+from platterlib import expspec  # noqa: E402
+from platterlib import matrix  # noqa: E402
 from platterlib import paths  # noqa: E402
 from platterlib import tap  # noqa: E402
 
@@ -176,7 +177,7 @@ def first_use(tmp):
     assert os.path.isfile(path), f"compare printed {out!r}: no report.json there"
     with open(path) as f:
         doc = json.load(f)
-    want = sorted(c["id"] for c in experiment.cells(experiment.load(exp_name)))
+    want = sorted(c["id"] for c in matrix.cells(expspec.load(exp_name)))
     got = sorted(c["id"] for c in doc["cells"])
     assert got == want, f"report cells {got} != the experiment's {want}"
     bad = [c["id"] for c in doc["cells"]

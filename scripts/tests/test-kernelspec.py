@@ -11,11 +11,14 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import experiment  # noqa: E402
+from platterlib import devicespec  # noqa: E402
+from platterlib import expspec  # noqa: E402
 from platterlib import kernelspec  # noqa: E402
+from platterlib import matrix  # noqa: E402
+from platterlib import paths  # noqa: E402
 from platterlib import tap  # noqa: E402
 
-ROOT = experiment.ROOT
+ROOT = paths.ROOT
 # kernelspec run as build-kernel runs it (scripts/lib/guest-common.sh)
 SCRIPTS_ENV = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "scripts"))
 SIM = os.path.abspath(sys.argv[1])
@@ -84,7 +87,7 @@ def test_tree_resolves_to_commit(tmp):
     assert k["commit"] == first and k["path"] == t and k["describe"] == first[:7]
     assert kernelspec.parse("tree:linux", tmp, VARIANTS)["commit"] == head
     # the run spec pins the commit, so a moving branch does not change the run
-    assert experiment.kernel_run_spec(k) == f"tree:{t}@{first}"
+    assert kernelspec.run_spec(k) == f"tree:{t}@{first}"
     assert git(t, "status", "--porcelain") == ""
 
 
@@ -227,15 +230,15 @@ def test_default_matrix_cells(tmp):
     cwd = os.getcwd()
     os.chdir(tmp)
     try:
-        exp = experiment.default_matrix("tree:linux@HEAD~", "tree:linux@HEAD")
-        nvme = experiment.select_devices(exp, ["nvme"])
+        exp = matrix.default_matrix("tree:linux@HEAD~", "tree:linux@HEAD")
+        nvme = matrix.select_devices(exp, ["nvme"])
     finally:
         os.chdir(cwd)
-    cells = experiment.cells(nvme)
+    cells = matrix.cells(nvme)
     assert [c["id"] for c in cells] == [
         "seq.st20000nm007d.nvme.tree-linux-HEAD-", "seq.st20000nm007d.nvme.tree-linux-HEAD",
         "rand.st20000nm007d.nvme.tree-linux-HEAD-", "rand.st20000nm007d.nvme.tree-linux-HEAD"]
-    cmd = experiment.guest_command(cells[0], 1)
+    cmd = matrix.guest_command(cells[0], 1)
     assert cmd[cmd.index("--kernel") + 1] == f"tree:{t}@{git(t, 'rev-parse', 'HEAD~')}"
 
 
@@ -244,7 +247,7 @@ def test_colliding_labels(tmp):
     cwd = os.getcwd()
     os.chdir(tmp)
     try:
-        experiment.default_matrix("tree:linux@HEAD~", "tree:linux@HEAD^")
+        matrix.default_matrix("tree:linux@HEAD~", "tree:linux@HEAD^")
     except SystemExit as e:
         assert "both go by 'tree-linux-HEAD-'" in str(e), str(e)
     else:
@@ -294,7 +297,7 @@ def test_fs_option(tmp):
     assert (k["kind"], k["name"], k["fs"], k["label"]) == ("variant", "fops", "btrfs",
                                                           "fops+btrfs"), k
     k = kernelspec.parse("tree:linux@HEAD~,fs=btrfs", tmp, VARIANTS)
-    assert experiment.kernel_run_spec(k) == f"tree:{t}@{git(t, 'rev-parse', 'HEAD~')},fs=btrfs"
+    assert kernelspec.run_spec(k) == f"tree:{t}@{git(t, 'rev-parse', 'HEAD~')},fs=btrfs"
     assert kernelspec.label("tree:linux@HEAD~,fs=btrfs") == "tree-linux-HEAD-+btrfs"
     assert "fs=zfs: no guest-tests/kernel/fs-zfs.config (a file system to build in: btrfs)" \
         in error("base,fs=zfs", tmp)
@@ -340,19 +343,19 @@ def test_fs_cells_get_the_kernel(tmp):
             "workloads": [{"name": "b", "fio": "j.fio", "fs": "btrfs", "mount_opts": "ssd"},
                           {"name": "e", "fio": "j.fio", "fs": "ext4"},
                           {"name": "d", "test": "dsync"}]}
-    cells = experiment.cells(experiment.check_experiment(spec, "t", base_dir=tmp))
+    cells = matrix.cells(expspec.check_experiment(spec, "t", base_dir=tmp))
     assert [(c["id"], c["kernel"]) for c in cells] == [
         ("b.ideal.nvme.base", "base,fs=btrfs"), ("b.ideal.nvme.fops", "fops,fs=btrfs"),
         ("e.ideal.nvme.base", "base"), ("e.ideal.nvme.fops", "fops"),
         ("d.ideal.nvme.base", "base"), ("d.ideal.nvme.fops", "fops")], cells
-    cmd = experiment.guest_command(cells[0], 1)
+    cmd = matrix.guest_command(cells[0], 1)
     assert cmd[cmd.index("--kernel") + 1] == "base,fs=btrfs"
     assert cmd[cmd.index("--fs") + 1] == "btrfs" and "--mount-opts" in cmd, cmd
     # a pair may name the fs kernel itself; it declares what its variant does
     spec["pairs"] = [["base", "fops,fs=btrfs"]]
-    exp = experiment.check_experiment(spec, "t", base_dir=tmp)
+    exp = expspec.check_experiment(spec, "t", base_dir=tmp)
     assert exp["kernels"]["fops,fs=btrfs"] == kernelspec.variant_declares("fops"), exp["kernels"]
-    assert [c["kernel"] for c in experiment.cells(exp)][:2] == ["base,fs=btrfs", "fops,fs=btrfs"]
+    assert [c["kernel"] for c in matrix.cells(exp)][:2] == ["base,fs=btrfs", "fops,fs=btrfs"]
     # run-guest, given the test's --fs, asks for the same kernel itself
     rg = os.path.join(ROOT, "scripts", "run-guest")
     p = subprocess.run([rg, "--check", "--kernel", "fops,fs=zfs", "fio", "--", "--fs", "btrfs"],
@@ -396,26 +399,26 @@ def test_frontend_option(tmp):
             "devices": [{"frontend": "sata"}, {"frontend": "sata", "libata_fua": "1"},
                         {"frontend": "nvme"}],
             "profiles": ["ideal"], "workloads": [{"name": "d", "test": "dsync"}]}
-    cells = experiment.cells(experiment.check_experiment(spec, "t", base_dir=tmp))
+    cells = matrix.cells(expspec.check_experiment(spec, "t", base_dir=tmp))
     assert [(c["id"], c["kernel"]) for c in cells] == [
         ("d.ideal.sata.base", "base,frontend=sata"), ("d.ideal.sata.fops", "fops,frontend=sata"),
         ("d.ideal.sata-libata-fua.base", "base,frontend=sata"),
         ("d.ideal.sata-libata-fua.fops", "fops,frontend=sata"),
         ("d.ideal.nvme.base", "base"), ("d.ideal.nvme.fops", "fops")], cells
-    cmd = experiment.guest_command(cells[2], 1)
+    cmd = matrix.guest_command(cells[2], 1)
     assert cmd[cmd.index("--device") + 1] == "sata" and "libata.fua=1" in cmd, cmd
     assert "fua:1" in cmd[cmd.index("--expect") + 1], cmd
-    cmd = experiment.guest_command(cells[0], 1)
+    cmd = matrix.guest_command(cells[0], 1)
     assert "fua:0" in cmd[cmd.index("--expect") + 1] and "--kernel-arg" not in cmd, cmd
     # the default matrix runs sata only when --devices names it
-    names = [experiment.device_name(d) for d in experiment.default_matrix("base", "fops")["devices"]]
+    names = [devicespec.device_name(d) for d in matrix.default_matrix("base", "fops")["devices"]]
     assert "sata" not in names, names
-    names = [experiment.device_name(d) for d in
-             experiment.default_matrix("base", "fops", devices=["sata-libata-fua"])["devices"]]
+    names = [devicespec.device_name(d) for d in
+             matrix.default_matrix("base", "fops", devices=["sata-libata-fua"])["devices"]]
     assert names[-1] == "sata-libata-fua" and "sata" not in names, names
     spec["devices"] = [{"frontend": "nvme", "libata_fua": "1"}]
     try:
-        experiment.check_experiment(spec, "t", base_dir=tmp)
+        expspec.check_experiment(spec, "t", base_dir=tmp)
         raise AssertionError("libata_fua on nvme was accepted")
     except SystemExit as e:
         assert "libata_fua applies to sata only" in str(e), e

@@ -12,13 +12,17 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import tap  # noqa: E402
-from platterlib import experiment  # noqa: E402
+from platterlib import cellrun  # noqa: E402
+from platterlib import cellsummary  # noqa: E402
+from platterlib import expspec  # noqa: E402
 from platterlib import fiojob  # noqa: E402
 from platterlib import fioout  # noqa: E402
 from platterlib import latency  # noqa: E402
+from platterlib import matrix  # noqa: E402
+from platterlib import paths  # noqa: E402
 
 FIO, SIM = sys.argv[1], sys.argv[2]
-ROOT = experiment.ROOT
+ROOT = paths.ROOT
 PLATTER = os.path.join(ROOT, "scripts", "platter")
 
 # Two job sections of different rw modes, fsync in one: nothing platter
@@ -149,12 +153,12 @@ def test_guest_transport(tmp):
     _, text = run_fio(tmp, JOB)
     res = {"version": 1, "test": "fio", "device": {"stat_delta": {"flushes": 70}},
            "fio_json_gz_b64": base64.b64encode(gzip.compress(text.encode())).decode()}
-    res, err = experiment.decode_guest(res)
+    res, err = cellrun.decode_guest(res)
     assert err is None and "fio_json_gz_b64" not in res and res["fio"] == json.loads(text)
-    s = experiment.summarize(res, {"name": "w", "fio": "user.fio", "fio_stat": "write"})
+    s = cellsummary.summarize(res, {"name": "w", "fio": "user.fio", "fio_stat": "write"})
     assert s["ios"] == 512 and s["per_io"]["flushes"] == round(70 / 512, 3), s
     assert [j["stat"] for j in s["jobs"]] == ["write", "sync", "read"]
-    bad, err = experiment.decode_guest({"fio_json_gz_b64": "not base64!"})
+    bad, err = cellrun.decode_guest({"fio_json_gz_b64": "not base64!"})
     assert bad is None and "does not decode" in err, err
 
 
@@ -173,7 +177,7 @@ def test_bench_guest_reads_fio(tmp):
                    env=dict(os.environ, PLATTER_RUNTIME="1", PLATTER_JOBS="2"))
     with open(out) as f:
         text = f.read()
-    res, err = experiment.decode_guest(
+    res, err = cellrun.decode_guest(
         {"version": 1, "test": "fio", "device": {"stat_delta": {"flushes": 3}},
          "fio_json_gz_b64": base64.b64encode(gzip.compress(text.encode())).decode()})
     assert err is None, err
@@ -222,16 +226,16 @@ def test_compare_with_a_job_file(tmp):
     # the spec in the report names the job as given, relative to the experiment
     wl = next(w for w in doc["spec"]["workloads"] if w["name"] == "mine")
     assert wl["fs"] == "ext4" and os.path.normpath(os.path.join(
-        experiment.EXPERIMENTS, wl["fio"])) == job, wl
-    cell = next(c for c in experiment.cells(experiment.load("seed-fops"))
+        expspec.EXPERIMENTS, wl["fio"])) == job, wl
+    cell = next(c for c in matrix.cells(expspec.load("seed-fops"))
                 if c["id"] == "seq.st20000nm007d.nvme.base")
-    spec = experiment.check_experiment(doc["spec"], "r", base_dir=experiment.EXPERIMENTS)
-    c = next(c for c in experiment.cells(spec) if c["id"] == "mine.st20000nm007d.nvme.base")
-    cmd = experiment.guest_command(c, 1)
+    spec = expspec.check_experiment(doc["spec"], "r", base_dir=expspec.EXPERIMENTS)
+    c = next(c for c in matrix.cells(spec) if c["id"] == "mine.st20000nm007d.nvme.base")
+    cmd = matrix.guest_command(c, 1)
     assert cmd[cmd.index("--guest-file") + 1] == job
     assert cmd[cmd.index("fio") + 1:] == ["--", "--job-file", "mine.fio", "--fs", "ext4",
                                           "--runtime", "1"], cmd
-    assert "--guest-file" not in experiment.guest_command(cell, 1)
+    assert "--guest-file" not in matrix.guest_command(cell, 1)
 
 
 tap.run([("fio job files: paths kept on the test target", test_job_checks),

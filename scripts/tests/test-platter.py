@@ -4,7 +4,7 @@ usage: test-platter.py PLATTER_SIM"""
 import json, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import tap  # noqa: E402
+from platterlib import devicespec, expspec, matrix, paths, tap  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")
@@ -61,11 +61,10 @@ def test_shard_and_merge(tmp):
 def test_vcpus_and_flush_queues(tmp):
     # seed-xfs runs a 16-vCPU guest (a virtio-blk queue per vCPU) and
     # predicts it with as many blk-flush queues; seed-fops keeps one vCPU
-    from platterlib import experiment
     for name, smp in (("seed-xfs", "16"), ("seed-fops", None)):
-        for cell in experiment.cells(experiment.load(name)):
-            g = experiment.guest_command(cell, 1)
-            s = experiment.sim_command(cell, 1, SIM)
+        for cell in matrix.cells(expspec.load(name)):
+            g = matrix.guest_command(cell, 1)
+            s = matrix.sim_command(cell, 1, SIM)
             assert (g[g.index("--smp") + 1] if "--smp" in g else None) == smp, g
             if "--workload" in s and s[s.index("--workload") + 1] == "fsync-append":
                 assert s[s.index("--flush-queues") + 1] == (smp or "1"), s
@@ -80,26 +79,24 @@ def test_vcpus_and_flush_queues(tmp):
 def test_commands_do_not_name_the_checkout(tmp):
     # a report's rerun lines must work from any checkout, so results
     # committed from one tree read the same as results made in another
-    from platterlib import experiment
-    for cell in experiment.cells(experiment.load("seed-fops")):
-        line = experiment.rerun_command(cell, 1)
-        assert experiment.ROOT not in line and '"$OLDPWD/scripts/run-guest"' in line, line
+    for cell in matrix.cells(expspec.load("seed-fops")):
+        line = matrix.rerun_command(cell, 1)
+        assert paths.ROOT not in line and '"$OLDPWD/scripts/run-guest"' in line, line
     subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM, "--runtime", "1",
                     "--cells", "seq*", "--out", os.path.join(tmp, "c")],
                    capture_output=True, text=True, check=True)
     for name in ("report.json", "report.md"):
         text = open(os.path.join(tmp, "c", name)).read()
-        assert experiment.ROOT not in text, name
+        assert paths.ROOT not in text, name
 
 
 def test_guest_command_at_the_bounds(tmp):
     # the largest runtime, vCPUs and ipns an experiment may ask for give a
     # run-guest command that run-guest accepts (its --timeout was past
     # run-guest's 9999999 s: every guest cell failed after the checks)
-    from platterlib import experiment
-    cell = experiment.cells(experiment.load("seed-fops"))[0]
+    cell = matrix.cells(expspec.load("seed-fops"))[0]
     cell = dict(cell, device=dict(cell["device"], smp=32, ipns=99))
-    cmd = experiment.guest_command(cell, 100000)
+    cmd = matrix.guest_command(cell, 100000)
     assert cmd[0].endswith("run-guest"), cmd
     p = subprocess.run([os.path.join(ROOT, "scripts", "run-guest"), "--check", *cmd[1:]],
                        capture_output=True, text=True, cwd=tmp)
@@ -130,8 +127,7 @@ def test_bad_input(tmp):
 def test_report_and_merge_carry_the_spec(tmp):
     # an experiment file outside scripts/experiments: report and merge
     # read its spec from report.json, not by name
-    from platterlib import experiment
-    spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
+    spec = json.load(open(os.path.join(expspec.EXPERIMENTS, "seed-fops.json")))
     spec.update(name="elsewhere", devices=[{"frontend": "nvme"}])
     path = os.path.join(tmp, "elsewhere.json")
     with open(path, "w") as f:
@@ -155,7 +151,7 @@ def test_report_and_merge_carry_the_spec(tmp):
             (args, p.stderr)
     merged = json.load(open(os.path.join(tmp, "m", "report.json")))
     assert sorted(c["id"] for c in merged["cells"]) == sorted(
-        c["id"] for c in experiment.cells(spec)) and merged["spec"] == spec
+        c["id"] for c in matrix.cells(spec)) and merged["spec"] == spec
 
 
 def test_merge_of_a_cells_subset(tmp):
@@ -239,8 +235,7 @@ def test_builds_before_cells(tmp):
 
 
 def spec_file(tmp, name, **changes):
-    from platterlib import experiment
-    spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
+    spec = json.load(open(os.path.join(expspec.EXPERIMENTS, "seed-fops.json")))
     spec.update(changes)
     if "seed" in spec and "workloads" in changes:   # its figures of the workloads kept
         names = {w["name"] for w in spec["workloads"]}
@@ -263,7 +258,6 @@ def test_policy_from_declarations(tmp):
     # a variant that declares more of its own (the sim column of a custom
     # pair showed base numbers for both before, or fops numbers for
     # anything called fops).
-    from platterlib import experiment
     both = ["dsync_fua_no_flush", "dsync_fua_native_only"]
     # (no seed figures: seed-fops's are of base and fops, not of this pair)
     path = spec_file(tmp, "decl", pairs=[["fops", "all"]], kernels={"fops": [], "all": both},
@@ -275,10 +269,10 @@ def test_policy_from_declarations(tmp):
                               {"frontend": "scsi-hd", "dpofua": "off",
                                "frontend_props": {"physical_block_size": 4096}, "queue_depth": 4}],
                      workloads=[{"name": "seq", "test": "dsync", "args": ["--pattern", "seq"]}])
-    exp = experiment.load(path)
+    exp = expspec.load(path)
     policy = {}
-    for cell in experiment.cells(exp):
-        cmd = experiment.sim_command(cell, 1, SIM)
+    for cell in matrix.cells(exp):
+        cmd = matrix.sim_command(cell, 1, SIM)
         policy[cell["id"].split(".", 2)[2]] = cmd[cmd.index("--policy") + 1]
     assert policy == {"nvme.fops": "fua+flush", "nvme.all": "fua",
                       # the guest sends FUA; QEMU writes + flushes for a drive without
@@ -288,7 +282,7 @@ def test_policy_from_declarations(tmp):
                       "nvme-wt.fops": "write", "nvme-wt.all": "write",
                       "scsi-hd-dpofua-off.fops": "fua-emulated",
                       "scsi-hd-dpofua-off.all": "write+flush"}, policy
-    g = {c["id"]: experiment.guest_command(c, 1) for c in experiment.cells(exp)}
+    g = {c["id"]: matrix.guest_command(c, 1) for c in matrix.cells(exp)}
     wt = g["seq.st20000nm007d.wt.all"]
     # one value for the front end and the drive
     assert wt[wt.index("--write-cache") + 1] == "off" and \
@@ -306,8 +300,8 @@ def test_policy_from_declarations(tmp):
     sd = g["seq.st20000nm007d.scsi-hd-dpofua-off.all"]
     assert sd[sd.index("--frontend-opts") + 1] == "physical_block_size=4096" and \
         "queue-depth=4," in sd[sd.index("--drive-opts") + 1], sd
-    sc = experiment.sim_command(next(c for c in experiment.cells(exp)
-                                     if c["device"].get("queue_depth")), 1, SIM)
+    sc = matrix.sim_command(next(c for c in matrix.cells(exp)
+                                 if c["device"].get("queue_depth")), 1, SIM)
     assert sc[sc.index("--queue-depth") + 1] == "4", sc
     p = subprocess.run([sd[0], "--check", *sd[1:]], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -328,12 +322,11 @@ def test_policy_from_declarations(tmp):
 def test_campaign_paths_from_its_directory(tmp):
     # a campaign's kernel and profile files are found beside it, wherever
     # platter runs (they were looked up from the current directory)
-    from platterlib import experiment
     from platterlib import powercut
     d = os.path.join(tmp, "mine")
     os.makedirs(d)
     with open(os.path.join(d, "my.profile"), "w") as f:
-        f.write(open(os.path.join(experiment.ROOT, "hw-model", "profiles",
+        f.write(open(os.path.join(paths.ROOT, "hw-model", "profiles",
                                   "generic-7200.profile")).read())
     with open(os.path.join(d, "new.patch"), "w") as f:
         f.write("--- /dev/null\n+++ b/platter-test.c\n@@ -0,0 +1 @@\n+int c;\n")
@@ -596,7 +589,7 @@ def test_bisect_driver(tmp):
     # stand-in cells instead of kernels: commit 4 halves the IOPS, commit 5
     # "does not build" (skipped, as git bisect run skips 125)
     import argparse
-    from platterlib import bisect, cli as pcli, experiment
+    from platterlib import bisect, cli as pcli
     tree = os.path.join(tmp, "t")
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@t")
@@ -613,7 +606,7 @@ def test_bisect_driver(tmp):
     tried = []
 
     def spec_for(good, rev):
-        return experiment.default_matrix(f"tree:{tree}@{good}", f"tree:{tree}@{rev}")
+        return matrix.default_matrix(f"tree:{tree}@{good}", f"tree:{tree}@{rev}")
 
     def run_rev(cells):
         rev = cells[0]["kernel"].rsplit("@", 1)[1]
@@ -621,7 +614,7 @@ def test_bisect_driver(tmp):
         if revs.index(rev) == 5:
             return pcli.InfraError("platter: building the kernel failed")
         # records as run_cell makes them: workload and device by name
-        return [dict(c, workload=c["workload"]["name"], device=experiment.device_name(c["device"]),
+        return [dict(c, workload=c["workload"]["name"], device=devicespec.device_name(c["device"]),
                      sim={"summary": {"iops": iops[rev]}}, runtime_s=1) for c in cells]
 
     out = os.path.join(tmp, "out")

@@ -11,14 +11,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import tap, experiment  # noqa: E402
+from platterlib import tap, expspec, paths  # noqa: E402
 
 SIM = os.path.abspath(sys.argv[1])
-PLATTER = os.path.join(experiment.ROOT, "scripts", "platter")
+PLATTER = os.path.join(paths.ROOT, "scripts", "platter")
 
 
 def compare(tmp, args):
-    spec = json.load(open(os.path.join(experiment.EXPERIMENTS, "seed-fops.json")))
+    spec = json.load(open(os.path.join(expspec.EXPERIMENTS, "seed-fops.json")))
     spec["workloads"] = [{"name": "w", "test": "dsync", "args": args}]
     spec.pop("seed")
     path = os.path.join(tmp, "spec.json")

@@ -1,0 +1,130 @@
+"""Running one cell: the platter-sim prediction and the guest run, each
+read into its figures (cellsummary.py); and run-guest --check on every
+cell before anything is built.
+
+A cell's result holds only what the guest and the model computed in
+virtual time, so running a cell twice gives identical results; host
+timing is kept apart, in the cell's "host" field."""
+import base64
+import gzip
+import os
+import shlex
+import subprocess
+import time
+
+from . import cellsummary
+from . import child
+from . import cli
+from . import devicespec
+from . import fioout
+from . import matrix
+from . import paths
+
+
+def check_guest_commands(cells, runtime):
+    """run-guest --check on every cell's command: anything run-guest would
+    refuse is refused now, before a build or a cell runs."""
+    for cell in cells:
+        check_command(cell["id"], matrix.guest_command(cell, runtime))
+
+
+def check_command(cell_id, cmd, prog="platter"):
+    """run-guest --check on one command; one error line naming the cell."""
+    p = subprocess.run([cmd[0], "--check", *cmd[1:]], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+        raise cli.BadInput(f"{prog}: cell {cell_id}: {why}")
+
+
+def unpack(b64):
+    """A guest file sent as gzip + base64 (guest-tests/initramfs/lib/target.sh)."""
+    return gzip.decompress(base64.b64decode(b64, validate=True))
+
+
+def decode_guest(res):
+    """The guest's result with its transported files decoded: fio's output
+    parsed into "fio", a script's stdout and stderr as text.  Returns
+    (result, None) or (None, why)."""
+    try:
+        if "fio_json_gz_b64" in res:
+            res["fio"] = fioout.parse(unpack(res.pop("fio_json_gz_b64")).decode("utf-8"))
+        if "iops_log_gz_b64" in res:
+            res["iops_log"] = unpack(res.pop("iops_log_gz_b64")).decode("utf-8", "replace")
+        for stream in ("stdout", "stderr"):
+            if f"{stream}_gz_b64" in res:
+                res[stream] = unpack(res.pop(f"{stream}_gz_b64")).decode("utf-8", "replace")
+    except (ValueError, OSError, EOFError, UnicodeDecodeError) as e:
+        return None, f"the guest's result does not decode: {e}"
+    return res, None
+
+
+def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
+    """Run one cell; returns its result record."""
+    dev = cell["device"]
+    rec = {"id": cell["id"], "variant": cell["variant"],
+           "device": devicespec.device_name(dev), "profile": cell["profile"],
+           "workload": cell["workload"]["name"], "runtime_s": runtime,
+           "fua": devicespec.guest_fua(dev)}
+    host = {}
+    scmd, why = matrix.sim_plan(cell, runtime, sim)
+    if scmd:
+        t0 = time.monotonic()
+        sres, serr = child.sim_json(scmd[0], scmd[1:], timeout or 600)
+        host["sim_s"] = round(time.monotonic() - t0, 3)
+        lacks = cellsummary.sim_lacks(sres) if serr is None else None
+        if lacks:
+            sres, serr = None, f"platter-sim's JSON report has no {lacks}"
+        if sres:
+            host["sim_cpu_ns"] = (sres.pop("host", None) or {}).get("cpu_ns")
+        try:
+            ssum = cellsummary.summarize(sres)
+        except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError) as e:
+            ssum, sres, serr = None, None, f"platter-sim's JSON report is malformed: {e}"
+        rec["sim"] = {"summary": ssum, "error": serr, "raw": sres,
+                      "command": shlex.join(paths.from_root(scmd))}
+    else:
+        rec["sim"] = {"summary": None, "error": None, "raw": None, "command": None,
+                      "no_prediction": why}
+    if guest:
+        gcmd = matrix.guest_command(cell, runtime)
+        t0 = time.monotonic()
+        try:
+            os.makedirs(workdir, exist_ok=True)
+            # a fresh sparse image per cell: the guest sees its first
+            # 200 GiB, the modeled drive's outer edge
+            with open(os.path.join(workdir, "disk.img"), "wb") as img:
+                img.truncate(matrix.IMAGE_BYTES)
+        except OSError as e:
+            gres, gerr = None, f"cannot make the cell's image in {workdir}: {e.strerror}"
+        else:
+            # run-guest's own --timeout covers QEMU; this one also the
+            # kernel and initramfs builds a cold cache needs first.  Its
+            # work directory goes in the cell's, which the caller removes
+            # even when a timeout killed run-guest before its cleanup.
+            limit = timeout or matrix.cell_timeout_s(cell, runtime) + 7200
+            gres, gerr = child.run_json(gcmd, limit, cwd=workdir,
+                                        env=dict(os.environ, TMPDIR=workdir))
+        host["guest_s"] = round(time.monotonic() - t0, 3)
+        trace = os.path.join(workdir, matrix.DRIVE_TRACE)
+        if gres and os.path.isfile(trace):
+            try:
+                gres["drive"] = cellsummary.drive_trace_counts(trace)
+            except OSError as e:
+                gres, gerr = None, f"cannot read the drive's trace: {e.strerror}"
+        if gres:
+            run = gres.get("run", {})
+            host["guest_run"] = {k: run.pop(k) for k in list(run)
+                                 if k in ("wall_s", "host_s", "elapsed_s", "workdir")}
+            gres, gerr = decode_guest(gres)
+        try:
+            gsum = cellsummary.summarize(gres, cell["workload"])
+            over = fioout.overran(gres["fio"], runtime) if gres and "fio" in gres else None
+            if over:
+                gsum, gerr = None, over
+        except fioout.Malformed as e:
+            gsum, gerr = None, f"fio's output: {e}"
+        rec["guest"] = {"summary": gsum, "error": gerr, "raw": gres,
+                        "command": matrix.rerun_command(cell, runtime)}
+    rec["host"] = host
+    return rec
