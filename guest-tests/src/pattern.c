@@ -1,5 +1,6 @@
 #include "pattern.h"
 
+#include <stdint.h>
 #include <string.h>
 
 
@@ -47,6 +48,11 @@ const char *pattern_opts_check(const struct pattern_opts *o)
         o->base_bytes % o->bs)
         return "need --bs a multiple of 512, --span >= --bs, --offset "
                "aligned to --bs";
+    /* every offset is an off_t: past 2^63 - 1 the sum wrapped, passed the
+     * device-size check and failed at the first write (EINVAL) */
+    if (o->span_bytes > (uint64_t)INT64_MAX ||
+        o->base_bytes > (uint64_t)INT64_MAX - o->span_bytes)
+        return "--offset + --span is past 2^63 - 1 bytes";
     return NULL;
 }
 

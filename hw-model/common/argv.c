@@ -9,6 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* An argument quoted in an error: a control character in it (a newline, a
+ * vertical tab, an escape) would split the one error line or drive the
+ * terminal, so it prints as '?', as platter-sim's errors do. */
+static void put_arg(const char *s)
+{
+    for (; *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, stderr);
+}
+
 int platter_arg_text(const char *value, void *dst)
 {
     *(const char **)dst = value;
@@ -25,7 +34,9 @@ int platter_argv_parse(const char *prog, int argc, char **argv,
             if (!strcmp(argv[i], args[k].name))
                 a = &args[k];
         if (!a) {
-            fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
+            fprintf(stderr, "%s: unknown option '", prog);
+            put_arg(argv[i]);
+            fputs("'\n", stderr);
             return -1;
         }
         if (!a->parse) {
@@ -37,8 +48,9 @@ int platter_argv_parse(const char *prog, int argc, char **argv,
             return -1;
         }
         if (a->parse(argv[i + 1], a->dst) != 0) {
-            fprintf(stderr, "%s: bad value for %s: %s\n", prog, a->name,
-                    argv[i + 1]);
+            fprintf(stderr, "%s: bad value for %s: ", prog, a->name);
+            put_arg(argv[i + 1]);
+            fputc('\n', stderr);
             return -1;
         }
         i++;

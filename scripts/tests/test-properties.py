@@ -13,9 +13,13 @@ from each command's own options.  For every input, the command:
   - writes nothing outside its output folder (the scratch folder holds
     only the input and the output folder afterwards).
 usage: test-properties.py PLATTER_SIM [--long] [--target NAME] [--examples N]
+                                      [--minutes M]
 Default: a fixed number of examples per target, derandomized (the same
 inputs every run, for CI).  --long: random inputs, 2000 per target unless
---examples; the long run is documented in docs/hardening.md.  Prints TAP."""
+--examples; --minutes M (with --long): batches of --examples inputs (100
+unless given), each with fresh random inputs, until a target has run M
+minutes; the long run is documented in docs/hardening.md.  Prints TAP; the
+inputs and wall time per target go to stderr."""
 import argparse
 import contextlib
 import io
@@ -27,6 +31,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 
 try:
     from hypothesis import HealthCheck, given, settings, strategies as st
@@ -49,9 +54,12 @@ ap.add_argument("sim")
 ap.add_argument("--long", action="store_true")
 ap.add_argument("--target")
 ap.add_argument("--examples", type=int)
+ap.add_argument("--minutes", type=float)
 A = ap.parse_args()
+if A.minutes and not A.long:
+    ap.error("--minutes needs --long (random inputs)")
 SIM = os.path.abspath(A.sim)
-EXAMPLES = A.examples or (2000 if A.long else 12)
+EXAMPLES = A.examples or (100 if A.minutes else 2000 if A.long else 12)
 SETTINGS = settings(max_examples=EXAMPLES, derandomize=not A.long, deadline=None,
                     database=None, suppress_health_check=list(HealthCheck))
 COUNT = {}
@@ -348,16 +356,21 @@ TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, 
 
 
 def counted(target):
-    """target, then how many inputs it ran on stderr (tap.run exits)."""
+    """target (in batches until --minutes have passed), then how many
+    inputs it ran and its wall time on stderr (tap.run exits)."""
     def run():
         before = dict(COUNT)
+        t0 = time.monotonic()
         try:
             target()
+            while A.minutes and time.monotonic() - t0 < A.minutes * 60:
+                target()
         finally:
+            wall = time.monotonic() - t0
             for name, n in sorted(COUNT.items()):
                 if n != before.get(name):
                     print(f"{target.__name__}: {name}: {n - before.get(name, 0)} generated "
-                          "inputs", file=sys.stderr)
+                          f"inputs in {wall:.0f} s", file=sys.stderr)
     return run
 
 

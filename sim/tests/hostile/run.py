@@ -42,8 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
 from platterlib import tap, tsvtable  # noqa: E402
 
-SIM = os.path.abspath(sys.argv[1])
-CASES = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "cases.tsv")
+CASES = os.path.join(HERE, "cases.tsv")
 PROFILES = os.path.normpath(os.path.join(HERE, "..", "..", "..", "hw-model", "profiles"))
 SANITIZER = re.compile(r"runtime error:|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer")
 
@@ -80,14 +79,14 @@ def include(m):
     return text
 
 
-def load_cases(tmp):
+def load_cases(tmp, cases_tsv=CASES):
     subst = {"{tmp}": tmp, "{fifo}": os.path.join(tmp, "fifo"), "{big}": os.path.join(tmp, "big"),
              "{profiles}": PROFILES}
     cases, names = [], set()
-    for ln, cols in tsvtable.rows(CASES, 6):
+    for ln, cols in tsvtable.rows(cases_tsv, 6):
         name = cols[0]
         if name in names:
-            raise SystemExit(f"{CASES}:{ln}: case '{name}' repeats")
+            raise SystemExit(f"{cases_tsv}:{ln}: case '{name}' repeats")
         names.add(name)
         cases.append((name, cols[1:], subst))
     return cases
@@ -99,13 +98,17 @@ def fill(s, subst):
     return s
 
 
+def input_text(inp, subst):
+    """A case's input column as the text of {in}."""
+    return re.sub(r"<<(.+?)>>", include, fill(unescape(inp), subst), flags=re.S)
+
+
 def run_case(cols, subst, tmp):
     args, inp, want_rc, want_err, want_out = cols
     inpath = os.path.join(tmp, "input")
     if inp != "-":
-        text = re.sub(r"<<(.+?)>>", include, fill(unescape(inp), subst), flags=re.S)
         with open(inpath, "w", encoding="latin-1") as f:
-            f.write(text)
+            f.write(input_text(inp, subst))
     argv = [SIM] + [fill(a, {**subst, "{in}": inpath}) for a in shlex.split(args)]
     try:
         if want_out == "devfull":
@@ -145,13 +148,17 @@ def run_case(cols, subst, tmp):
 
 
 def main():
+    global SIM
+    SIM = os.path.abspath(sys.argv[1])
+    cases_tsv = sys.argv[2] if len(sys.argv) > 2 else CASES
     with tempfile.TemporaryDirectory() as tmp:
         os.mkfifo(os.path.join(tmp, "fifo"))
         with open(os.path.join(tmp, "big"), "wb") as f:
             f.truncate(2 << 30)
         checks = [(name, lambda c=cols, s=subst: run_case(c, s, tmp))
-                  for name, cols, subst in load_cases(tmp)]
+                  for name, cols, subst in load_cases(tmp, cases_tsv)]
         tap.run(checks)
 
 
-main()
+if __name__ == "__main__":
+    main()
