@@ -38,9 +38,13 @@ TEXT_TYPES = frozenset("tTwW")   # nm's types of code symbols
 TEXT_RANGES = (("_stext", "_etext"), ("_text", "_etext"), ("_sinittext", "_einittext"))
 MARKERS = frozenset(m for pair in TEXT_RANGES for m in pair)
 USER = "[user]"
+BOOT = "[firmware, boot code]"   # CPL 0 below the kernel's half
 OUTSIDE = "[kernel, outside its text]"
 
 FILES = ("profile.txt", "profile.json", "flamegraph.svg", "pcprof.txt")
+RUN_DIR = "guest-profile"   # run-guest's default --profile-dir
+REPORT_DIR = "profiles"     # a compare report's: profiles/CELL-ID/
+ENV = "PLATTER_PROFILE_GUEST"
 
 
 class Malformed(Exception):
@@ -56,14 +60,13 @@ def parse_period(text):
     n = int(text)
     if not PERIOD_MIN <= n <= PERIOD_MAX:
         raise ValueError(f"'{text}': expected {PERIOD_MIN}..{PERIOD_MAX} guest instructions "
-                         "between samples (fewer costs host time for nothing: a sample "
-                         "every 1000 instructions already stops the guest that often)")
+                         "between samples")
     return n
 
 
 def read_samples(path):
     """The plugin's file (platter-pcprof v1) as {"period", "vcpus": [{"insns",
-    "samples"}], "pcs": {pc: count}}."""
+    "samples"}], "pcs": {(mode, pc): count}}, mode "k" or "u" (the CPL)."""
     out = {"period": None, "vcpus": [], "pcs": {}}
     nvcpus = None
     with open(path, encoding="ascii", errors="replace") as f:
@@ -83,11 +86,12 @@ def read_samples(path):
                 if int(w[1]) != len(out["vcpus"]):
                     raise ValueError
                 out["vcpus"].append({"insns": int(w[3]), "samples": int(w[5])})
-            elif len(w) == 3 and w[0] == "pc" and re.fullmatch(r"[0-9a-f]{16}", w[1]):
-                pc = int(w[1], 16)
-                if pc in out["pcs"] or int(w[2]) < 1:
+            elif len(w) == 4 and w[0] == "pc" and re.fullmatch(r"[0-9a-f]{16}", w[1]) \
+                    and w[2] in ("k", "u"):
+                key = (w[2], int(w[1], 16))
+                if key in out["pcs"] or int(w[3]) < 1:
                     raise ValueError
-                out["pcs"][pc] = int(w[2])
+                out["pcs"][key] = int(w[3])
             else:
                 raise ValueError
         except ValueError:
@@ -128,11 +132,14 @@ class Symbols:
         self.ranges = sorted({(marks[a], marks[b]) for a, b in TEXT_RANGES
                               if a in marks and b in marks and marks[a] < marks[b]})
 
-    def name(self, pc):
-        """The symbol pc lies in: [user] below the kernel's half, a
-        marker when outside the kernel's code."""
-        if pc < KERNEL_START:
+    def name(self, pc, mode="k"):
+        """The symbol pc lies in: [user] at CPL 3; below the kernel's half
+        at CPL 0, the firmware or the kernel's decompressor; a marker when
+        outside the kernel's code."""
+        if mode == "u":
             return USER
+        if pc < KERNEL_START:
+            return BOOT
         if self.ranges and not any(lo <= pc < hi for lo, hi in self.ranges):
             return OUTSIDE
         i = bisect.bisect_right(self.addrs, pc) - 1
@@ -143,8 +150,8 @@ def by_symbol(samples, symbols):
     """[(symbol, kind, samples)], most samples first, then by name; kind
     'k' (kernel) or 'u' (user)."""
     counts = {}
-    for pc, n in samples["pcs"].items():
-        name = symbols.name(pc)
+    for (mode, pc), n in samples["pcs"].items():
+        name = symbols.name(pc, mode)
         counts[name] = counts.get(name, 0) + n
     return sorted(((s, "u" if s == USER else "k", n) for s, n in counts.items()),
                   key=lambda r: (-r[2], r[0]))
@@ -240,8 +247,8 @@ def write(samples_path, map_path, out_dir, title=""):
     rows = by_symbol(samples, Symbols(map_path))
     prof = summary(samples, rows, title)
     os.makedirs(out_dir, exist_ok=True)
-    stacks = {("user" if k == "u" else "kernel",) + (() if k == "u" else (s,)): n
-              for s, k, n in rows}
+    stacks = {("user",) if k == "u" else ("firmware, boot code",) if s == BOOT
+              else ("kernel", s): n for s, k, n in rows}
     files = {"profile.txt": report_text(prof),
              "profile.json": json.dumps(prof, indent=1) + "\n",
              "flamegraph.svg": flamegraph_svg(stacks, title or "guest profile")}
@@ -254,6 +261,39 @@ def write(samples_path, map_path, out_dir, title=""):
         shutil.copyfile(samples_path, os.path.join(out_dir, "pcprof.txt"))
     return {"period": prof["period"], "samples": prof["samples"], "insns": prof["insns"],
             "top": [r["symbol"] for r in prof["symbols"][:5]]}
+
+
+def period_option(text):
+    """argparse type of compare's --profile-guest[=N]."""
+    try:
+        return parse_period(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def ask_cells(period):
+    """platter compare --profile-guest: every guest cell's run-guest gets
+    the period (run-guest reads it as --profile-guest=N), and writes the
+    profile into its working directory."""
+    os.environ[ENV] = str(period)
+
+
+def collect(workdir, report_dir, rec):
+    """Move a cell's profile from its run-guest working directory into the
+    report (profiles/CELL-ID/) and say where in its record."""
+    src = os.path.join(workdir, RUN_DIR)
+    guest = rec.get("guest") or {}
+    if not os.path.isdir(src):
+        return
+    rel = os.path.join(REPORT_DIR, rec["id"].replace(os.sep, "_"))
+    dst = os.path.join(report_dir, rel)
+    shutil.rmtree(dst, ignore_errors=True)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    shutil.move(src, dst)
+    guest["profile"] = rel
+    run = (guest.get("raw") or {}).get("run") or {}
+    if isinstance(run.get("profile_guest"), dict):
+        run["profile_guest"]["dir"] = rel
 
 
 def main(argv=None):

@@ -30,20 +30,21 @@ ffffffff82000000 T start_kernel
 ffffffff82001000 T _einittext
 """
 
-# 10 samples: 4 in blk_mq_submit_bio (two addresses), 3 in nvme_queue_rq,
-# 1 in memset_orig, 1 in user space, 1 past _etext
+# 11 samples: 4 in blk_mq_submit_bio (two addresses), 3 in nvme_queue_rq,
+# 1 in memset_orig, 1 in user space, 1 past _etext, 1 in the firmware
 PCPROF = """\
 # platter-pcprof v1
 period 100003
 vcpus 2
-vcpu 0 insns 700025 samples 7
+vcpu 0 insns 800025 samples 8
 vcpu 1 insns 300100 samples 3
-pc 0000000000401000 1
-pc ffffffff81001000 1
-pc ffffffff810011f0 3
-pc ffffffff81001200 3
-pc ffffffff81001500 1
-pc ffffffff81002800 1
+pc 00000000000f1000 k 1
+pc ffffffff81001000 k 1
+pc ffffffff810011f0 k 3
+pc ffffffff81001200 k 3
+pc ffffffff81001500 k 1
+pc ffffffff81002800 k 1
+pc 0000000000401000 u 1
 """
 
 
@@ -76,26 +77,29 @@ def t_symbols(tmp):
     assert s.name(0xffffffff81002000) == gp.OUTSIDE              # _etext and after
     assert s.name(0xffffffff82000800) == "start_kernel"          # init text
     assert s.name(0xffffffff82001000) == gp.OUTSIDE
-    assert s.name(0x401000) == gp.USER
+    assert s.name(0x401000, "u") == gp.USER
+    assert s.name(0x401000) == gp.BOOT                           # CPL 0, low
+    assert s.name(0xffffffff81001000, "u") == gp.USER
 
 
 def t_report(tmp):
     samples, m = files(tmp)
     out = os.path.join(tmp, "out")
     summary = gp.write(samples, m, out, title="dsync on base")
-    assert summary == {"period": 100003, "samples": 10, "insns": 1000125,
-                       "top": ["blk_mq_submit_bio", "nvme_queue_rq", gp.OUTSIDE,
-                               gp.USER, "memset_orig"]}, summary
+    assert summary == {"period": 100003, "samples": 11, "insns": 1100125,
+                       "top": ["blk_mq_submit_bio", "nvme_queue_rq", gp.BOOT, gp.OUTSIDE,
+                               gp.USER]}, summary
     prof = json.load(open(os.path.join(out, "profile.json")))
-    assert prof["version"] == 1 and prof["samples"] == 10
+    assert prof["version"] == 1 and prof["samples"] == 11
     assert [(r["symbol"], r["kind"], r["samples"], r["percent"]) for r in prof["symbols"]] == [
-        ("blk_mq_submit_bio", "k", 4, 40.0), ("nvme_queue_rq", "k", 3, 30.0),
-        (gp.OUTSIDE, "k", 1, 10.0), (gp.USER, "u", 1, 10.0), ("memset_orig", "k", 1, 10.0)]
+        ("blk_mq_submit_bio", "k", 4, 36.36), ("nvme_queue_rq", "k", 3, 27.27),
+        (gp.BOOT, "k", 1, 9.09), (gp.OUTSIDE, "k", 1, 9.09), (gp.USER, "u", 1, 9.09),
+        ("memset_orig", "k", 1, 9.09)]
     text = open(os.path.join(out, "profile.txt")).read()
     lines = text.splitlines()
     assert "# Overhead  Samples  Symbol" in lines
-    assert "    40.00%        4  [k] blk_mq_submit_bio" in lines, text
-    assert "    10.00%        1  [u] [user]" in lines, text
+    assert "    36.36%        4  [k] blk_mq_submit_bio" in lines, text
+    assert "     9.09%        1  [u] [user]" in lines, text
     assert "# dsync on base" in lines
     assert open(os.path.join(out, "pcprof.txt")).read() == PCPROF
     # the same input, the same bytes
@@ -116,22 +120,24 @@ def t_flamegraph(tmp):
     for g in root.iter(ns + "g"):
         name = g.find(ns + "title").text.split(" (")[0]
         frames[name] = float(g.find(ns + "rect").get("width"))
-    # all, kernel, user and the 4 kernel symbols
-    assert set(frames) == {"all", "kernel", "user", "blk_mq_submit_bio", "nvme_queue_rq",
-                           "memset_orig", gp.OUTSIDE}, frames
-    assert abs(frames["blk_mq_submit_bio"] / frames["all"] - 0.4) < 1e-3, frames
-    assert abs(frames["kernel"] / frames["all"] - 0.9) < 1e-3, frames
-    assert abs(frames["user"] / frames["all"] - 0.1) < 1e-3, frames
+    # all, kernel, user, boot and the 4 kernel symbols
+    assert set(frames) == {"all", "kernel", "user", "firmware, boot code", "blk_mq_submit_bio",
+                           "nvme_queue_rq", "memset_orig", gp.OUTSIDE}, frames
+    assert abs(frames["blk_mq_submit_bio"] / frames["all"] - 4 / 11) < 1e-3, frames
+    assert abs(frames["kernel"] / frames["all"] - 9 / 11) < 1e-3, frames
+    assert abs(frames["user"] / frames["all"] - 1 / 11) < 1e-3, frames
 
 
 def t_bad_samples(tmp):
     raises(gp.Malformed, gp.read_samples, files(tmp, pcprof="hello\n")[0], match="line 1")
-    bad = PCPROF.replace("pc ffffffff81001000 1", "pc ffffffff81001000 x")
+    bad = PCPROF.replace("pc ffffffff81001000 k 1", "pc ffffffff81001000 k x")
     raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=bad)[0], match="line 7")
-    short = PCPROF.replace("pc ffffffff81001500 1\n", "")
+    short = PCPROF.replace("pc ffffffff81001500 k 1\n", "")
     raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=short)[0], match="add up")
-    twice = PCPROF + "pc 0000000000401000 1\n"
-    raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=twice)[0], match="line 12")
+    twice = PCPROF + "pc 0000000000401000 u 1\n"
+    raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=twice)[0], match="line 13")
+    nomode = PCPROF.replace("pc ffffffff81001000 k 1", "pc ffffffff81001000 1")
+    raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=nomode)[0], match="line 7")
     novcpu = PCPROF.replace("vcpu 1 insns 300100 samples 3\n", "")
     raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=novcpu)[0], match="vcpu line")
 
@@ -155,12 +161,32 @@ def t_cli(tmp):
     cmd = [sys.executable, "-m", "platterlib.guestprofile", "write", "--samples", samples,
            "--system-map", m, "--out", os.path.join(tmp, "o")]
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=lib)
-    assert p.returncode == 0 and json.loads(p.stdout)["samples"] == 10, (p.stdout, p.stderr)
+    assert p.returncode == 0 and json.loads(p.stdout)["samples"] == 11, (p.stdout, p.stderr)
     p = subprocess.run(cmd[:-3] + [os.path.join(tmp, "nothing"), "--out", tmp],
                        capture_output=True, text=True, cwd=lib)
     assert p.returncode == 2 and p.stdout == "", (p.stdout, p.stderr)
     err = p.stderr.strip().splitlines()
     assert len(err) == 1 and "nothing: No such file" in err[0], err
+
+
+def t_collect(tmp):
+    """compare --profile-guest: a cell's profile moves from run-guest's
+    working directory into the report, and its record says where."""
+    work, report = os.path.join(tmp, "cell0"), os.path.join(tmp, "report")
+    os.makedirs(os.path.join(work, gp.RUN_DIR))
+    with open(os.path.join(work, gp.RUN_DIR, "profile.txt"), "w") as f:
+        f.write("x\n")
+    rec = {"id": "seq.ideal.nvme.base",
+           "guest": {"raw": {"run": {"profile_guest": {"period": 1000, "dir": gp.RUN_DIR}}}}}
+    gp.collect(work, report, rec)
+    assert rec["guest"]["profile"] == "profiles/seq.ideal.nvme.base", rec
+    assert rec["guest"]["raw"]["run"]["profile_guest"]["dir"] == rec["guest"]["profile"]
+    assert open(os.path.join(report, rec["guest"]["profile"], "profile.txt")).read() == "x\n"
+    assert not os.path.exists(os.path.join(work, gp.RUN_DIR))
+    # a cell without a profile (it failed before QEMU ran) is left as it is
+    rec2 = {"id": "b", "guest": {"error": "boom"}}
+    gp.collect(work, report, rec2)
+    assert rec2 == {"id": "b", "guest": {"error": "boom"}}
 
 
 tap.run([("System.map names addresses: globals first, text ranges, user space", t_symbols),
@@ -169,5 +195,6 @@ tap.run([("System.map names addresses: globals first, text ranges, user space", 
          ("a malformed plugin file is refused naming the line", t_bad_samples),
          ("a file that is not a System.map is refused", t_bad_map),
          ("--profile-guest's period: bounds and errors", lambda tmp: t_period()),
-         ("the command line: the summary alone on stdout, one error line", t_cli)],
+         ("the command line: the summary alone on stdout, one error line", t_cli),
+         ("compare: a cell's profile moves into the report's profiles/", t_collect)],
         with_tmpdir=True)

@@ -24,7 +24,12 @@
  *   period N
  *   vcpus C
  *   vcpu I insns INSNS samples S      (one line per vCPU)
- *   pc HEX COUNT                      (one line per address, ascending)
+ *   pc HEX k|u COUNT                  (one line per address and mode)
+ *
+ * A sample's mode is the privilege level it ran at, from the code
+ * segment's selector: u (user, CPL 3) or k (CPL 0-2: the kernel, and the
+ * firmware and the kernel's decompressor at boot).  The pc lines come
+ * in order, k before u, each ascending by address.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -58,11 +63,14 @@ static uint64_t period = 100003;
 static char *out_path;
 static struct qemu_plugin_scoreboard *counts;
 static qemu_plugin_u64 pending;
+/* the code segment register (gdb's "cs"): its low bits are the CPL */
+static struct qemu_plugin_register *cs_reg;
 
-/* Samples per instruction address (guint64 key -> guint64 count), and the
- * interned blocks; both under lock (samples are rare: one per period). */
+/* Samples per instruction address (guint64 key -> guint64 count) by mode
+ * (0 kernel, 1 user), and the interned blocks; all under lock (samples
+ * are rare: one per period). */
 static GMutex lock;
-static GHashTable *pc_samples;
+static GHashTable *pc_samples[2];
 static GHashTable *blocks;
 
 static guint block_hash(gconstpointer p)
@@ -85,7 +93,7 @@ static gboolean block_equal(gconstpointer a, gconstpointer b)
            memcmp(x->vaddr, y->vaddr, x->n * sizeof(x->vaddr[0])) == 0;
 }
 
-static void add_sample(uint64_t pc)
+static void add_sample(GHashTable *pc_samples, uint64_t pc)
 {
     uint64_t *k, *v = g_hash_table_lookup(pc_samples, &pc);
 
@@ -105,18 +113,45 @@ static void add_sample(uint64_t pc)
  * instructions added, reached the period: one sample per multiple passed,
  * each the instruction that passed it (the (N - before)-th of the block).
  */
+static int current_mode(void)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+
+    if (!cs_reg || qemu_plugin_read_register(cs_reg, buf) < 1) {
+        return 0;
+    }
+    /* (x86 is little-endian: the selector's low byte comes first) */
+    return (buf->data[0] & 3) == 3;
+}
+
 static void vcpu_tb_sample(unsigned int vcpu_index, void *udata)
 {
     const BlockInsns *b = udata;
     VcpuCount *c = qemu_plugin_scoreboard_find(counts, vcpu_index);
+    int mode = current_mode();
 
     g_mutex_lock(&lock);
     while (c->pending >= period) {
         c->pending -= period;
         c->samples++;
-        add_sample(b->vaddr[b->n - 1 - c->pending]);
+        add_sample(pc_samples[mode], b->vaddr[b->n - 1 - c->pending]);
     }
     g_mutex_unlock(&lock);
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+    g_autoptr(GArray) regs = qemu_plugin_get_registers();
+    guint i;
+
+    for (i = 0; i < regs->len; i++) {
+        qemu_plugin_reg_descriptor *r =
+            &g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+        if (strcmp(r->name, "cs") == 0) {
+            cs_reg = r->handle;
+        }
+    }
 }
 
 static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -146,7 +181,7 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
         tb, QEMU_PLUGIN_INLINE_ADD_U64, pending, n);
     qemu_plugin_register_vcpu_tb_exec_cond_cb(
-        tb, vcpu_tb_sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+        tb, vcpu_tb_sample, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_GE,
         pending, period, b);
 }
 
@@ -157,14 +192,32 @@ static gint compare_pc(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
-static void plugin_exit(qemu_plugin_id_t id, void *udata)
+/* One mode's pc lines, ascending (a hash table's order is no order). */
+static void append_samples(GString *s, GHashTable *samples, char mode)
 {
-    GString *s = g_string_new("# platter-pcprof v1\n");
-    GArray *pcs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    int vcpus = qemu_plugin_num_vcpus(), i;
+    g_autoptr(GArray) pcs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     GHashTableIter it;
     gpointer key;
     guint j;
+
+    g_hash_table_iter_init(&it, samples);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        g_array_append_val(pcs, *(uint64_t *)key);
+    }
+    g_array_sort(pcs, compare_pc);
+    for (j = 0; j < pcs->len; j++) {
+        uint64_t pc = g_array_index(pcs, uint64_t, j);
+        uint64_t *count = g_hash_table_lookup(samples, &pc);
+
+        g_string_append_printf(s, "pc %016" PRIx64 " %c %" PRIu64 "\n",
+                               pc, mode, *count);
+    }
+}
+
+static void plugin_exit(qemu_plugin_id_t id, void *udata)
+{
+    GString *s = g_string_new("# platter-pcprof v1\n");
+    int vcpus = qemu_plugin_num_vcpus(), i;
     FILE *f;
 
     g_string_append_printf(s, "period %" PRIu64 "\nvcpus %d\n", period, vcpus);
@@ -175,19 +228,8 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
                                PRIu64 "\n", i,
                                c->samples * period + c->pending, c->samples);
     }
-    /* (ascending: a hash table's order is no order) */
-    g_hash_table_iter_init(&it, pc_samples);
-    while (g_hash_table_iter_next(&it, &key, NULL)) {
-        g_array_append_val(pcs, *(uint64_t *)key);
-    }
-    g_array_sort(pcs, compare_pc);
-    for (j = 0; j < pcs->len; j++) {
-        uint64_t pc = g_array_index(pcs, uint64_t, j);
-        uint64_t *count = g_hash_table_lookup(pc_samples, &pc);
-
-        g_string_append_printf(s, "pc %016" PRIx64 " %" PRIu64 "\n",
-                               pc, *count);
-    }
+    append_samples(s, pc_samples[0], 'k');
+    append_samples(s, pc_samples[1], 'u');
     if (out_path) {
         f = fopen(out_path, "w");
         if (!f || fputs(s->str, f) == EOF || fclose(f) != 0) {
@@ -196,7 +238,6 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
     } else {
         qemu_plugin_outs(s->str);
     }
-    g_array_free(pcs, TRUE);
     g_string_free(s, TRUE);
 }
 
@@ -232,9 +273,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     counts = qemu_plugin_scoreboard_new(sizeof(VcpuCount));
     pending = qemu_plugin_scoreboard_u64_in_struct(counts, VcpuCount,
                                                    pending);
-    pc_samples = g_hash_table_new_full(g_int64_hash, g_int64_equal,
-                                       g_free, g_free);
+    for (i = 0; i < 2; i++) {
+        pc_samples[i] = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                              g_free, g_free);
+    }
     blocks = g_hash_table_new(block_hash, block_equal);
+    qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
     qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
     return 0;
