@@ -51,9 +51,11 @@ typedef struct {
     uint64_t samples;
 } VcpuCount;
 
-/* The instruction addresses of one translated block, shared by every
+/*
+ * The instruction addresses of one translated block, shared by every
  * translation of the same block (interned: a block translated again after
- * a flush costs no memory). */
+ * a flush costs no memory).
+ */
 typedef struct {
     size_t n;
     uint64_t vaddr[];
@@ -66,9 +68,11 @@ static qemu_plugin_u64 pending;
 /* the code segment register (gdb's "cs"): its low bits are the CPL */
 static struct qemu_plugin_register *cs_reg;
 
-/* Samples per instruction address (guint64 key -> guint64 count) by mode
+/*
+ * Samples per instruction address (guint64 key -> guint64 count) by mode
  * (0 kernel, 1 user), and the interned blocks; all under lock (samples
- * are rare: one per period). */
+ * are rare: one per period).
+ */
 static GMutex lock;
 static GHashTable *pc_samples[2];
 static GHashTable *blocks;
