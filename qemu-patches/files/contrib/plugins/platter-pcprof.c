@@ -112,11 +112,7 @@ static void add_sample(GHashTable *pc_samples, uint64_t pc)
     g_hash_table_insert(pc_samples, k, v);
 }
 
-/*
- * Called at a block's start when the vCPU's count, with the block's
- * instructions added, reached the period: one sample per multiple passed,
- * each the instruction that passed it (the (N - before)-th of the block).
- */
+/* 1 when the vCPU runs user code (CPL 3), else 0 */
 static int current_mode(void)
 {
     g_autoptr(GByteArray) buf = g_byte_array_new();
@@ -128,6 +124,11 @@ static int current_mode(void)
     return (buf->data[0] & 3) == 3;
 }
 
+/*
+ * Called at a block's start when the vCPU's count, with the block's
+ * instructions added, reached the period: one sample per multiple passed,
+ * each the instruction that passed it (the (N - before)-th of the block).
+ */
 static void vcpu_tb_sample(unsigned int vcpu_index, void *udata)
 {
     const BlockInsns *b = udata;
