@@ -12,15 +12,17 @@
 #   gprof_qemu_args WORK       QEMU's -plugin argument, in gprof_args
 #   gprof_write WORK TITLE     write the profile; its "run" entry on stdout
 
-gprof_period=${PLATTER_PROFILE_GUEST:-} gprof_dir= gprof_args=()
+gprof_period=${PLATTER_PROFILE_GUEST:-} gprof_dir= gprof_stacks=on gprof_args=()
 
 gprof_check() {
     if [ -z "$gprof_period" ]; then
         [ -z "$gprof_dir" ] || cli_fail "--profile-dir goes with --profile-guest"
+        [ "$gprof_stacks" = on ] || cli_fail "--profile-stacks goes with --profile-guest"
         return 0
     fi
     cli_check "--profile-guest (or PLATTER_PROFILE_GUEST)" "$gprof_period" '[1-9][0-9]{3,11}' \
         "1000..999999999999 guest instructions between samples"
+    cli_check --profile-stacks "$gprof_stacks" 'on|off' "on or off"
     [ -z "$cut_opt" ] || cli_fail "--profile-guest: not with --$cut_opt (the guest never finishes)"
     : "${gprof_dir:=guest-profile}"
     [ -d "$(dirname -- "$gprof_dir")" ] ||
@@ -60,7 +62,7 @@ gprof_map() {
 
 gprof_qemu_args() {
     [ -n "$gprof_period" ] || return 0
-    gprof_args=(-plugin "$gprof_so,period=$gprof_period,out=$1/pcprof.txt")
+    gprof_args=(-plugin "$gprof_so,period=$gprof_period,stacks=$gprof_stacks,out=$1/pcprof.txt")
 }
 
 # The profile's files into the profile directory; prints the result's
@@ -82,6 +84,7 @@ gprof_write() {
     say "guest profile: $gprof_dir/profile.txt, $gprof_dir/flamegraph.svg"
     python3 -c 'import json, sys
 s = json.loads(sys.argv[3])
-print(json.dumps({"period": int(sys.argv[1]), "dir": sys.argv[2], "samples": s["samples"],
-                  "top": s["top"]}, separators=(",", ":")))' "$gprof_period" "$gprof_dir" "$s"
+print(json.dumps({"period": int(sys.argv[1]), "stacks": sys.argv[4], "dir": sys.argv[2],
+                  "samples": s["samples"], "top": s["top"]}, separators=(",", ":")))' \
+        "$gprof_period" "$gprof_dir" "$s" "$gprof_stacks"
 }

@@ -66,8 +66,10 @@ def parse_period(text):
 
 def read_samples(path):
     """The plugin's file (platter-pcprof v1) as {"period", "vcpus": [{"insns",
-    "samples"}], "pcs": {(mode, pc): count}}, mode "k" or "u" (the CPL)."""
-    out = {"period": None, "vcpus": [], "pcs": {}}
+    "samples"}], "pcs": {(mode, pc): count}, "stacks": {(pc, ret, ...):
+    count}}, mode "k" or "u" (the CPL); stacks (with the plugin's
+    stacks=on) innermost first, for the samples in the kernel's half."""
+    out = {"period": None, "vcpus": [], "pcs": {}, "stacks": {}}
     nvcpus = None
     with open(path, encoding="ascii", errors="replace") as f:
         lines = f.read().split("\n")
@@ -92,15 +94,24 @@ def read_samples(path):
                 if key in out["pcs"] or int(w[3]) < 1:
                     raise ValueError
                 out["pcs"][key] = int(w[3])
+            elif len(w) >= 3 and w[0] == "stack" and \
+                    all(re.fullmatch(r"[0-9a-f]{16}", x) for x in w[2:]):
+                key = tuple(int(x, 16) for x in w[2:])
+                if key in out["stacks"] or int(w[1]) < 1:
+                    raise ValueError
+                out["stacks"][key] = int(w[1])
             else:
                 raise ValueError
         except ValueError:
             raise Malformed(f"{path}: line {n}: '{line[:60]}' is not a "
-                            "period, vcpus, vcpu or pc line") from None
+                            "period, vcpus, vcpu, pc or stack line") from None
     if out["period"] is None or nvcpus is None or nvcpus != len(out["vcpus"]):
         raise Malformed(f"{path}: no period, or not one vcpu line per vCPU")
     if sum(out["pcs"].values()) != sum(v["samples"] for v in out["vcpus"]):
         raise Malformed(f"{path}: the pc lines do not add up to the vCPUs' samples")
+    kernel = sum(n for (mode, pc), n in out["pcs"].items() if mode == "k" and pc >= KERNEL_START)
+    if out["stacks"] and sum(out["stacks"].values()) != kernel:
+        raise Malformed(f"{path}: the stack lines do not add up to the kernel's samples")
     return out
 
 
@@ -157,18 +168,46 @@ def by_symbol(samples, symbols):
                   key=lambda r: (-r[2], r[0]))
 
 
+def frames(stack, symbols):
+    """A stack's functions, outermost first: each return address names the
+    function it returns into (its call is the byte before it)."""
+    pc, *rets = stack
+    return [symbols.name(r - 1) for r in reversed(rets)] + [symbols.name(pc)]
+
+
+def children(samples, symbols, rows):
+    """{symbol: samples with it anywhere on their stack} (perf's
+    "children"), or None without stacks."""
+    if not samples["stacks"]:
+        return None
+    out = {s: n for s, k, n in rows}   # no stack: the sample's own symbol
+    for s in set(out) - {USER, BOOT}:
+        out[s] = 0
+    for stack, n in samples["stacks"].items():
+        for name in set(frames(stack, symbols)):
+            out[name] = out.get(name, 0) + n
+    return out
+
+
 def percent(n, total):
     return round(100.0 * n / total, 2) if total else 0.0
 
 
-def summary(samples, rows, title):
-    """profile.json's object."""
+def summary(samples, rows, title, incl=None):
+    """profile.json's object; with stacks, each symbol's "children" too."""
     total = sum(n for _, _, n in rows)
+    syms = [{"symbol": s, "kind": k, "samples": n, "percent": percent(n, total)}
+            for s, k, n in rows]
+    if incl is not None:
+        known = {s for s, _, _ in rows}
+        syms += [{"symbol": s, "kind": "k", "samples": 0, "percent": 0.0}
+                 for s in sorted(set(incl) - known)]
+        for r in syms:
+            r["children"] = incl[r["symbol"]]
+            r["children_percent"] = percent(incl[r["symbol"]], total)
     return {"version": VERSION, "title": title, "period": samples["period"],
-            "vcpus": samples["vcpus"], "samples": total,
-            "insns": sum(v["insns"] for v in samples["vcpus"]),
-            "symbols": [{"symbol": s, "kind": k, "samples": n, "percent": percent(n, total)}
-                        for s, k, n in rows]}
+            "vcpus": samples["vcpus"], "samples": total, "stacks": incl is not None,
+            "insns": sum(v["insns"] for v in samples["vcpus"]), "symbols": syms}
 
 
 def report_text(prof):
@@ -178,14 +217,21 @@ def report_text(prof):
            f"# a sample every {prof['period']} guest instructions per vCPU, "
            f"{prof['samples']} samples of {prof['insns']} instructions "
            f"on {len(prof['vcpus'])} vCPU(s)",
+           "# Children: samples with the symbol anywhere on their kernel call stack "
+           "(shadow stacks)" if prof["stacks"] else
            "# the program counter only: a symbol's samples are its own code's, "
            "not its callees'",
            "#",
-           "# Overhead  Samples  Symbol",
-           "# ........  .......  ......"]
+           ("# Children      Self  Samples  Symbol" if prof["stacks"] else
+            "# Overhead  Samples  Symbol"),
+           ("# ........  ........  .......  ......" if prof["stacks"] else
+            "# ........  .......  ......")]
     out = [line for line in out if line is not None]
     for r in prof["symbols"]:
-        out.append(f"{r['percent']:9.2f}%  {r['samples']:7d}  [{r['kind']}] {r['symbol']}")
+        if r["samples"] == 0:
+            continue   # a caller only: in profile.json and the flame graph
+        head = f"{r['children_percent']:9.2f}% " if prof["stacks"] else ""
+        out.append(f"{head}{r['percent']:9.2f}%  {r['samples']:7d}  [{r['kind']}] {r['symbol']}")
     return "\n".join(out) + "\n"
 
 
@@ -244,11 +290,19 @@ def flamegraph_svg(stacks, title, width=1200):
 def write(samples_path, map_path, out_dir, title=""):
     """The profile's files in out_dir (made if missing); its summary."""
     samples = read_samples(samples_path)
-    rows = by_symbol(samples, Symbols(map_path))
-    prof = summary(samples, rows, title)
+    symbols = Symbols(map_path)
+    rows = by_symbol(samples, symbols)
+    prof = summary(samples, rows, title, children(samples, symbols, rows))
     os.makedirs(out_dir, exist_ok=True)
-    stacks = {("user",) if k == "u" else ("firmware, boot code",) if s == BOOT
-              else ("kernel", s): n for s, k, n in rows}
+    stacks = {}
+    for s, k, n in rows:
+        if not (samples["stacks"] and k == "k" and s != BOOT):   # else below
+            key = ("user",) if k == "u" else ("firmware, boot code",) if s == BOOT \
+                else ("kernel", s)
+            stacks[key] = stacks.get(key, 0) + n
+    for stack, n in samples["stacks"].items():
+        key = ("kernel", *frames(stack, symbols))
+        stacks[key] = stacks.get(key, 0) + n
     files = {"profile.txt": report_text(prof),
              "profile.json": json.dumps(prof, indent=1) + "\n",
              "flamegraph.svg": flamegraph_svg(stacks, title or "guest profile")}

@@ -169,6 +169,48 @@ def t_cli(tmp):
     assert len(err) == 1 and "nothing: No such file" in err[0], err
 
 
+STACKS = PCPROF + """\
+stack 1 ffffffff81001000 ffffffff81001210 ffffffff82000010
+stack 3 ffffffff810011f0 ffffffff81001210 ffffffff82000010
+stack 3 ffffffff81001200 ffffffff82000010
+stack 1 ffffffff81001500 ffffffff81001001
+stack 1 ffffffff81002800
+"""
+
+
+def t_stacks(tmp):
+    """stacks=on: children (inclusive) per symbol, and a flame graph of
+    callers: start_kernel -> nvme_queue_rq -> blk_mq_submit_bio."""
+    samples, m = files(tmp, pcprof=STACKS)
+    out = os.path.join(tmp, "out")
+    gp.write(samples, m, out)
+    prof = json.load(open(os.path.join(out, "profile.json")))
+    got = {r["symbol"]: (r["samples"], r["children"]) for r in prof["symbols"]}
+    assert got == {"blk_mq_submit_bio": (4, 5), "nvme_queue_rq": (3, 7), gp.BOOT: (1, 1),
+                   gp.OUTSIDE: (1, 1), gp.USER: (1, 1), "memset_orig": (1, 1),
+                   "start_kernel": (0, 7)}, got
+    lines = open(os.path.join(out, "profile.txt")).read().splitlines()
+    assert "# Children      Self  Samples  Symbol" in lines, lines
+    assert "    63.64%     27.27%        3  [k] nvme_queue_rq" in lines, lines
+    assert not any(line.endswith("start_kernel") for line in lines)   # no self samples
+    root = ET.parse(os.path.join(out, "flamegraph.svg")).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    y = {}
+    for g in root.iter(ns + "g"):
+        name = g.find(ns + "title").text.split(" (")[0]
+        y.setdefault(name, []).append((float(g.find(ns + "rect").get("y")),
+                                       g.find(ns + "title").text))
+    # one frame per place in the tree: blk_mq_submit_bio under nvme_queue_rq
+    # (4) and under kernel (1); callers below their callees
+    assert sorted(t for _, t in y["blk_mq_submit_bio"]) == [
+        "blk_mq_submit_bio (1 samples, 9.09%)", "blk_mq_submit_bio (4 samples, 36.36%)"], y
+    assert y["start_kernel"][0][0] > y["nvme_queue_rq"][0][0] > \
+        min(v for v, _ in y["blk_mq_submit_bio"]), y
+    assert [t for _, t in y["kernel"]] == ["kernel (9 samples, 81.82%)"], y
+    bad = STACKS.replace("stack 1 ffffffff81002800\n", "")
+    raises(gp.Malformed, gp.read_samples, files(tmp, pcprof=bad)[0], match="stack lines")
+
+
 def t_collect(tmp):
     """compare --profile-guest: a cell's profile moves from run-guest's
     working directory into the report, and its record says where."""
@@ -196,5 +238,6 @@ tap.run([("System.map names addresses: globals first, text ranges, user space", 
          ("a file that is not a System.map is refused", t_bad_map),
          ("--profile-guest's period: bounds and errors", lambda tmp: t_period()),
          ("the command line: the summary alone on stdout, one error line", t_cli),
-         ("compare: a cell's profile moves into the report's profiles/", t_collect)],
+         ("compare: a cell's profile moves into the report's profiles/", t_collect),
+         ("call stacks: children per symbol, a flame graph of callers", t_stacks)],
         with_tmpdir=True)

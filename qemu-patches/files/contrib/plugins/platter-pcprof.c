@@ -26,10 +26,21 @@
  *   vcpu I insns INSNS samples S      (one line per vCPU)
  *   pc HEX k|u COUNT                  (one line per address and mode)
  *
+ *   stack COUNT PC RET...             (stacks=on: one per kernel stack)
+ *
  * A sample's mode is the privilege level it ran at, from the code
  * segment's selector: u (user, CPL 3) or k (CPL 0-2: the kernel, and the
  * firmware and the kernel's decompressor at boot).  The pc lines come
  * in order, k before u, each ascending by address.
+ *
+ * stacks=on adds the call stack of each sample taken in the kernel's
+ * half of the address space, innermost return address first: a shadow
+ * stack per kernel stack (16 KiB regions of the stack pointer, so every
+ * task and the interrupt stacks have their own), which a call pushes its
+ * return address on and a ret pops down to the address it returns to.
+ * It costs a callback per call and ret the kernel executes; it still
+ * only reads (registers and the stack's memory), never writes or times.
+ * The stack lines come in byte order.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -76,6 +87,15 @@ static struct qemu_plugin_register *cs_reg;
 static GMutex lock;
 static GHashTable *pc_samples[2];
 static GHashTable *blocks;
+
+/* stacks=on: shadow stacks by stack region, and samples by stack */
+#define KERNEL_HALF 0xffff800000000000ULL
+#define STACK_SHIFT 14          /* THREAD_SIZE on x86-64: 16 KiB */
+#define STACK_MAX 256
+static bool stacks;
+static struct qemu_plugin_register *rsp_reg;
+static GHashTable *shadow;          /* sp >> STACK_SHIFT -> GArray */
+static GHashTable *stack_samples;   /* "PC RET..." -> guint64 count */
 
 static guint block_hash(gconstpointer p)
 {
@@ -124,6 +144,99 @@ static int current_mode(void)
     return (buf->data[0] & 3) == 3;
 }
 
+static uint64_t read_u64_register(struct qemu_plugin_register *reg)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    uint64_t v = 0;
+
+    if (!reg || qemu_plugin_read_register(reg, buf) != sizeof(v)) {
+        return 0;
+    }
+    memcpy(&v, buf->data, sizeof(v));
+    return GUINT64_FROM_LE(v);
+}
+
+/* The shadow stack of the stack region sp lies in (lock held). */
+static GArray *shadow_of(uint64_t sp, bool create)
+{
+    uint64_t key = sp >> STACK_SHIFT, *k;
+    GArray *a = g_hash_table_lookup(shadow, &key);
+
+    if (!a && create) {
+        k = g_new(uint64_t, 1);
+        *k = key;
+        a = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        g_hash_table_insert(shadow, k, a);
+    }
+    return a;
+}
+
+/* Before a call in the kernel: its return address goes on the stack. */
+static void vcpu_call(unsigned int vcpu_index, void *udata)
+{
+    uint64_t ret = (uintptr_t)udata, sp = read_u64_register(rsp_reg);
+    GArray *a;
+
+    if (sp < KERNEL_HALF) {
+        return;
+    }
+    g_mutex_lock(&lock);
+    a = shadow_of(sp - sizeof(ret), true);
+    if (a->len < STACK_MAX) {
+        g_array_append_val(a, ret);
+    }
+    g_mutex_unlock(&lock);
+}
+
+/* Before a ret in the kernel: pop down to the address it returns to. */
+static void vcpu_ret(unsigned int vcpu_index, void *udata)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    uint64_t sp = read_u64_register(rsp_reg), target;
+    GArray *a;
+    guint i;
+
+    if (sp < KERNEL_HALF ||
+        !qemu_plugin_read_memory_vaddr(sp, buf, sizeof(target))) {
+        return;
+    }
+    memcpy(&target, buf->data, sizeof(target));
+    target = GUINT64_FROM_LE(target);
+    g_mutex_lock(&lock);
+    a = shadow_of(sp, false);
+    for (i = a ? a->len : 0; i > 0; i--) {
+        if (g_array_index(a, uint64_t, i - 1) == target) {
+            g_array_set_size(a, i - 1);
+            break;
+        }
+    }
+    g_mutex_unlock(&lock);
+}
+
+/* A kernel sample's stack: "PC RET..." innermost first (lock held). */
+static void add_stack_sample(uint64_t pc, uint64_t sp)
+{
+    GArray *a = shadow_of(sp, false);
+    GString *key = g_string_new(NULL);
+    uint64_t *v;
+    guint i;
+
+    g_string_printf(key, "%016" PRIx64, pc);
+    for (i = a ? a->len : 0; i > 0; i--) {
+        g_string_append_printf(key, " %016" PRIx64,
+                               g_array_index(a, uint64_t, i - 1));
+    }
+    v = g_hash_table_lookup(stack_samples, key->str);
+    if (v) {
+        (*v)++;
+        g_string_free(key, TRUE);
+        return;
+    }
+    v = g_new(uint64_t, 1);
+    *v = 1;
+    g_hash_table_insert(stack_samples, g_string_free(key, FALSE), v);
+}
+
 /*
  * Called at a block's start when the vCPU's count, with the block's
  * instructions added, reached the period: one sample per multiple passed,
@@ -134,12 +247,17 @@ static void vcpu_tb_sample(unsigned int vcpu_index, void *udata)
     const BlockInsns *b = udata;
     VcpuCount *c = qemu_plugin_scoreboard_find(counts, vcpu_index);
     int mode = current_mode();
+    uint64_t sp = stacks ? read_u64_register(rsp_reg) : 0, pc;
 
     g_mutex_lock(&lock);
     while (c->pending >= period) {
         c->pending -= period;
         c->samples++;
-        add_sample(pc_samples[mode], b->vaddr[b->n - 1 - c->pending]);
+        pc = b->vaddr[b->n - 1 - c->pending];
+        add_sample(pc_samples[mode], pc);
+        if (stacks && mode == 0 && pc >= KERNEL_HALF) {
+            add_stack_sample(pc, sp);
+        }
     }
     g_mutex_unlock(&lock);
 }
@@ -155,6 +273,69 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 
         if (strcmp(r->name, "cs") == 0) {
             cs_reg = r->handle;
+        } else if (strcmp(r->name, "rsp") == 0) {
+            rsp_reg = r->handle;
+        }
+    }
+}
+
+/*
+ * A call or a ret of 64-bit code: its opcode after the prefixes (legacy
+ * and REX): e8 or ff /2 (call), c3 or c2 (ret).  0: neither.
+ */
+enum { NOT_A_BRANCH, A_CALL, A_RET };
+static bool is_prefix(uint8_t b)
+{
+    switch (b) {
+    case 0x26: case 0x2e: case 0x36: case 0x3e:     /* segment */
+    case 0x64: case 0x65: case 0x66: case 0x67:     /* fs gs size */
+    case 0xf2: case 0xf3:                           /* rep */
+        return true;
+    default:
+        return (b & 0xf0) == 0x40;                  /* REX */
+    }
+}
+
+static int call_or_ret(struct qemu_plugin_insn *insn)
+{
+    uint8_t d[16];
+    size_t n = qemu_plugin_insn_data(insn, d, sizeof(d)), i = 0;
+
+    while (i < n && is_prefix(d[i])) {
+        i++;
+    }
+    if (i >= n) {
+        return NOT_A_BRANCH;
+    }
+    if (d[i] == 0xe8 || (d[i] == 0xff && i + 1 < n &&
+                         ((d[i + 1] >> 3) & 7) == 2)) {
+        return A_CALL;
+    }
+    return d[i] == 0xc3 || d[i] == 0xc2 ? A_RET : NOT_A_BRANCH;
+}
+
+/* stacks=on: the kernel's calls and rets feed the shadow stacks. */
+static void instrument_calls(struct qemu_plugin_tb *tb, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
+
+        if (vaddr < KERNEL_HALF) {
+            continue;
+        }
+        switch (call_or_ret(insn)) {
+        case A_CALL:
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, vcpu_call, QEMU_PLUGIN_CB_R_REGS,
+                (void *)(uintptr_t)(vaddr + qemu_plugin_insn_size(insn)));
+            break;
+        case A_RET:
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, vcpu_ret, QEMU_PLUGIN_CB_R_REGS, NULL);
+            break;
         }
     }
 }
@@ -188,6 +369,9 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     qemu_plugin_register_vcpu_tb_exec_cond_cb(
         tb, vcpu_tb_sample, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_GE,
         pending, period, b);
+    if (stacks) {
+        instrument_calls(tb, n);
+    }
 }
 
 static gint compare_pc(gconstpointer a, gconstpointer b)
@@ -219,6 +403,32 @@ static void append_samples(GString *s, GHashTable *samples, char mode)
     }
 }
 
+static gint compare_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The stack lines, in byte order. */
+static void append_stacks(GString *s)
+{
+    g_autoptr(GPtrArray) keys = g_ptr_array_new();
+    GHashTableIter it;
+    gpointer key, val;
+    guint j;
+
+    g_hash_table_iter_init(&it, stack_samples);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        g_ptr_array_add(keys, key);
+    }
+    g_ptr_array_sort(keys, compare_str);
+    for (j = 0; j < keys->len; j++) {
+        char *k = g_ptr_array_index(keys, j);
+        uint64_t *count = g_hash_table_lookup(stack_samples, k);
+
+        g_string_append_printf(s, "stack %" PRIu64 " %s\n", *count, k);
+    }
+}
+
 static void plugin_exit(qemu_plugin_id_t id, void *udata)
 {
     GString *s = g_string_new("# platter-pcprof v1\n");
@@ -235,6 +445,7 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
     }
     append_samples(s, pc_samples[0], 'k');
     append_samples(s, pc_samples[1], 'u');
+    append_stacks(s);
     if (out_path) {
         f = fopen(out_path, "w");
         if (!f || fputs(s->str, f) == EOF || fclose(f) != 0) {
@@ -269,9 +480,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         } else if (eq && strncmp(argv[i], "out", eq - argv[i]) == 0 &&
                    eq - argv[i] == 3 && eq[1]) {
             out_path = g_strdup(eq + 1);
+        } else if (eq && strncmp(argv[i], "stacks", eq - argv[i]) == 0 &&
+                   eq - argv[i] == 6) {
+            if (!qemu_plugin_bool_parse("stacks", eq + 1, &stacks)) {
+                fprintf(stderr, "platter-pcprof: stacks '%s': expected "
+                        "on or off\n", eq + 1);
+                return -1;
+            }
         } else {
             fprintf(stderr, "platter-pcprof: unknown argument '%s' "
-                    "(have period=N, out=FILE)\n", argv[i]);
+                    "(have period=N, out=FILE, stacks=on|off)\n", argv[i]);
             return -1;
         }
     }
@@ -283,6 +501,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                               g_free, g_free);
     }
     blocks = g_hash_table_new(block_hash, block_equal);
+    shadow = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                   (GDestroyNotify)g_array_unref);
+    stack_samples = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                          g_free);
     qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
     qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
