@@ -37,7 +37,8 @@
  * half of the address space, innermost return address first: a shadow
  * stack per kernel stack (16 KiB regions of the stack pointer, so every
  * task and the interrupt stacks have their own), which a call pushes its
- * return address on and a ret pops down to the address it returns to.
+ * return address on and a ret pops down to the address it returns to
+ * (a ret to an address no call pushed empties it).
  * It costs a callback per call and ret the kernel executes; it still
  * only reads (registers and the stack's memory), never writes or times.
  * The stack lines come in byte order.
@@ -188,7 +189,12 @@ static void vcpu_call(unsigned int vcpu_index, void *udata)
     g_mutex_unlock(&lock);
 }
 
-/* Before a ret in the kernel: pop down to the address it returns to. */
+/*
+ * Before a ret in the kernel: pop down to the address it returns to.  A
+ * ret to an address no call pushed (a new task's first return into
+ * ret_from_fork on a stack an exited task left) empties the stack: what
+ * lies below it is not known.
+ */
 static void vcpu_ret(unsigned int vcpu_index, void *udata)
 {
     g_autoptr(GByteArray) buf = g_byte_array_new();
@@ -206,9 +212,11 @@ static void vcpu_ret(unsigned int vcpu_index, void *udata)
     a = shadow_of(sp, false);
     for (i = a ? a->len : 0; i > 0; i--) {
         if (g_array_index(a, uint64_t, i - 1) == target) {
-            g_array_set_size(a, i - 1);
             break;
         }
+    }
+    if (a) {
+        g_array_set_size(a, i > 0 ? i - 1 : 0);
     }
     g_mutex_unlock(&lock);
 }
