@@ -5,10 +5,15 @@
  * passes the next multiple of period=N, the address of the instruction
  * that passed it is a sample.  Under icount the guest's instruction
  * stream is the same every run, so the samples are too: two runs give
- * byte-identical profiles.  The plugin only observes (an inline add per
- * translation block and a conditional call every N instructions); it
- * neither reads nor controls any clock, so the guest's virtual time is
- * what it is without it.
+ * byte-identical profiles.  The plugin only observes (a call per
+ * translation block executed, which counts its instructions); it neither
+ * reads nor controls any clock, so the guest's virtual time is what it
+ * is without it.
+ *
+ * (Not QEMU's inline per-vCPU counters: on platter's QEMU 10.0.13 an
+ * inline add on a scoreboard, per block or per instruction, corrupts the
+ * guest of an SMP machine, which then crashes at boot; a plain callback
+ * per block does not.)
  *
  * Instructions are counted by translation block, when a block starts: a
  * block left early (an exception, an I/O access re-executed on its own)
@@ -75,8 +80,8 @@ typedef struct {
 
 static uint64_t period = 100003;
 static char *out_path;
-static struct qemu_plugin_scoreboard *counts;
-static qemu_plugin_u64 pending;
+static VcpuCount *counts;      /* one per possible vCPU */
+static int max_vcpus;
 /* the code segment register (gdb's "cs"): its low bits are the CPL */
 static struct qemu_plugin_register *cs_reg;
 
@@ -246,17 +251,23 @@ static void add_stack_sample(uint64_t pc, uint64_t sp)
 }
 
 /*
- * Called at a block's start when the vCPU's count, with the block's
- * instructions added, reached the period: one sample per multiple passed,
- * each the instruction that passed it (the (N - before)-th of the block).
+ * Called at each block's start: the block's instructions are counted, and
+ * when the count reaches the period, one sample per multiple passed, each
+ * the instruction that passed it (the (N - before)-th of the block).
  */
 static void vcpu_tb_sample(unsigned int vcpu_index, void *udata)
 {
     const BlockInsns *b = udata;
-    VcpuCount *c = qemu_plugin_scoreboard_find(counts, vcpu_index);
-    int mode = current_mode();
-    uint64_t sp = stacks ? read_u64_register(rsp_reg) : 0, pc;
+    VcpuCount *c = &counts[vcpu_index];
+    int mode;
+    uint64_t sp, pc;
 
+    c->pending += b->n;
+    if (c->pending < period) {
+        return;
+    }
+    mode = current_mode();
+    sp = stacks ? read_u64_register(rsp_reg) : 0;
     g_mutex_lock(&lock);
     while (c->pending >= period) {
         c->pending -= period;
@@ -371,12 +382,8 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
     g_mutex_unlock(&lock);
 
-    /* (in this order: the count first, then the test of it) */
-    qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
-        tb, QEMU_PLUGIN_INLINE_ADD_U64, pending, n);
-    qemu_plugin_register_vcpu_tb_exec_cond_cb(
-        tb, vcpu_tb_sample, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_GE,
-        pending, period, b);
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, vcpu_tb_sample,
+                                         QEMU_PLUGIN_CB_R_REGS, b);
     if (stacks) {
         instrument_calls(tb, n);
     }
@@ -444,8 +451,8 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
     FILE *f;
 
     g_string_append_printf(s, "period %" PRIu64 "\nvcpus %d\n", period, vcpus);
-    for (i = 0; i < vcpus; i++) {
-        VcpuCount *c = qemu_plugin_scoreboard_find(counts, i);
+    for (i = 0; i < vcpus && i < max_vcpus; i++) {
+        VcpuCount *c = &counts[i];
 
         g_string_append_printf(s, "vcpu %d insns %" PRIu64 " samples %"
                                PRIu64 "\n", i,
@@ -501,9 +508,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             return -1;
         }
     }
-    counts = qemu_plugin_scoreboard_new(sizeof(VcpuCount));
-    pending = qemu_plugin_scoreboard_u64_in_struct(counts, VcpuCount,
-                                                   pending);
+    if (!info->system_emulation) {
+        fprintf(stderr, "platter-pcprof: for system emulation only\n");
+        return -1;
+    }
+    max_vcpus = info->system.max_vcpus;
+    counts = g_new0(VcpuCount, max_vcpus);
     for (i = 0; i < 2; i++) {
         pc_samples[i] = g_hash_table_new_full(g_int64_hash, g_int64_equal,
                                               g_free, g_free);
