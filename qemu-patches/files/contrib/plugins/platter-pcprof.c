@@ -28,7 +28,8 @@
  *   # platter-pcprof v1
  *   period N
  *   vcpus C
- *   vcpu I insns INSNS samples S      (one line per vCPU)
+ *   vcpu I insns INSNS samples S      (one line per vCPU; INSNS up to
+ *                                      its last sample: S x N)
  *   pc HEX k|u COUNT                  (one line per address and mode)
  *
  *   stack COUNT PC RET...             (stacks=on: one per kernel stack)
@@ -454,9 +455,13 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
     for (i = 0; i < vcpus && i < max_vcpus; i++) {
         VcpuCount *c = &counts[i];
 
+        /*
+         * (up to its last sample: the count after it depends on where
+         * the vCPU was when QEMU exited, which host timing decides)
+         */
         g_string_append_printf(s, "vcpu %d insns %" PRIu64 " samples %"
-                               PRIu64 "\n", i,
-                               c->samples * period + c->pending, c->samples);
+                               PRIu64 "\n", i, c->samples * period,
+                               c->samples);
     }
     append_samples(s, pc_samples[0], 'k');
     append_samples(s, pc_samples[1], 'u');
