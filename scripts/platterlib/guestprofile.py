@@ -31,8 +31,8 @@ import zlib
 VERSION = 1
 PERIOD_DEFAULT = 100003     # a prime: no loop whose length divides it aliases
 PERIOD_MIN, PERIOD_MAX = 1000, 999999999999
-# x86-64: the kernel lives in the upper half of the address space
-KERNEL_START = 0xffff800000000000
+# x86-64: the kernel lives in the upper half of the address space;
+KERNEL_START = 0xff00000000000000   # (with 5-level paging, as the guest uses: its direct map starts at 0xff11...)
 TEXT_TYPES = frozenset("tTwW")   # nm's types of code symbols
 # (start, end) marker pairs of the kernel's code, where System.map has them
 TEXT_RANGES = (("_stext", "_etext"), ("_text", "_etext"), ("_sinittext", "_einittext"))

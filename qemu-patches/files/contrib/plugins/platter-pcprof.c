@@ -96,7 +96,7 @@ static GHashTable *pc_samples[2];
 static GHashTable *blocks;
 
 /* stacks=on: shadow stacks by stack region, and samples by stack */
-#define KERNEL_HALF 0xffff800000000000ULL
+#define KERNEL_HALF 0xff00000000000000ULL  /* 5-level paging's too */
 #define STACK_SHIFT 14          /* THREAD_SIZE on x86-64: 16 KiB */
 #define STACK_MAX 256
 static bool stacks;
