@@ -3,7 +3,8 @@
 What a guest run needs from $PLATTER_CACHE (default /var/cache/platter):
 
   qemu/<key>/                 scripts/build-qemu's install (.complete marks it)
-  kernel/out/<label>-<key>/   scripts/build-kernel's bzImage, config, info:
+  kernel/out/<label>-<key>/   scripts/build-kernel's bzImage, config, info,
+                              System.map:
                               every variant's, and with --kernel SPEC a
                               tree: or patches: kernel's (its label as in
                               cell ids, its revision resolved to the commit)
