@@ -217,6 +217,11 @@ void GRAPH_UNLOCKED hdd_close(BlockDriverState *bs)
 
     /* (the drain before has answered them; none may be left waiting) */
     hdd_answer_all(s);
+    /*
+     * The accounting ends here, before the close's own write-out, and
+     * before the exit notifiers, which find no node left (hddmodel-qmp.c)
+     */
+    hdd_acct_print(bs, s);
     switch (s->state) {
     case HDD_CUT:
         /* a power loss whose cut has not run yet */

@@ -188,65 +188,76 @@ void hdd_acct_wait(uint64_t *n, hwm_ns *sum, hwm_ns *max, hwm_ns from,
 }
 
 /*
- * At exit, one line per hddmodel node on stderr (scripts/run-guest reads
- * it): "hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=..
+ * One line per hddmodel node on stderr (scripts/run-guest reads it), when
+ * the node closes, or at exit for a node still open then:
+ * "hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=..
  * front_depth_ns=.. front_max=.. model_busy_ns=.. model_depth_ns=..
  * model_max=.. submitted=.. submit_wait_ns=.. submit_wait_max_ns=..
  * completed=.. complete_delay_ns=.. complete_delay_max_ns=.." and then
  * every counter of the model (HWM_STATS_FIELDS), up to the model's clock;
- * then its samples over time, if any.
+ * then its samples over time, if any.  (At close, because a guest's exit
+ * through isa-debug-exit closes every block node before the exit
+ * notifiers run: a report from the notifier alone found no node, and
+ * guest runs had no drive accounting at all.)
  */
+void hdd_acct_print(BlockDriverState *bs, BDRVHddState *s)
+{
+    HddAcct *a = &s->acct;
+    HwmStats hs;
+
+    if (a->reported) {
+        return;
+    }
+    a->reported = true;
+    hdd_acct_close(&a->front, s->now);
+    hdd_acct_close(&a->model, s->now);
+    hwm_stats(s->dev, &hs);
+    fprintf(stderr, "hddmodel-accounting node=%s clock_ns=%" PRIu64
+            " front_busy_ns=%" PRIu64 " front_depth_ns=%" PRIu64
+            " front_max=%u model_busy_ns=%" PRIu64
+            " model_depth_ns=%" PRIu64 " model_max=%u"
+            " submitted=%" PRIu64 " submit_wait_ns=%" PRIu64
+            " submit_wait_max_ns=%" PRIu64 " completed=%" PRIu64
+            " complete_delay_ns=%" PRIu64
+            " complete_delay_max_ns=%" PRIu64,
+            bdrv_get_node_name(bs), (uint64_t)s->now,
+            (uint64_t)a->front.busy_ns, a->front.depth_ns, a->front.max,
+            (uint64_t)a->model.busy_ns, a->model.depth_ns, a->model.max,
+            a->submitted, (uint64_t)a->submit_wait_ns,
+            (uint64_t)a->submit_wait_max_ns, a->completed,
+            (uint64_t)a->complete_delay_ns,
+            (uint64_t)a->complete_delay_max_ns);
+#define HDD_PRINT_STAT(name, type, unit, help) \
+    fprintf(stderr, " %s=%" PRIu64, #name, (uint64_t)hs.name);
+    HWM_STATS_FIELDS(HDD_PRINT_STAT)
+#undef HDD_PRINT_STAT
+    fprintf(stderr, "\n");
+    if (a->samples) {
+        guint i;
+
+        /*
+         * "hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
+         * MODEL_BUSY_NS:MODEL_DEPTH_NS:COMPLETED ..."
+         */
+        fprintf(stderr, "hddmodel-samples node=%s", bdrv_get_node_name(bs));
+        for (i = 0; i < a->samples->len; i++) {
+            fprintf(stderr, "%s%" PRIu64,
+                    i % HDD_ACCT_SAMPLE_WIDTH ? ":" : " ",
+                    g_array_index(a->samples, uint64_t, i));
+        }
+        fprintf(stderr, "\n");
+    }
+}
+
 static void hdd_acct_report(Notifier *n, void *data)
 {
     BlockDriverState *bs = NULL;
 
     while ((bs = bdrv_next_all_states(bs))) {
         BDRVHddState *s = hdd_state(bs);
-        HddAcct *a;
-        HwmStats hs;
 
-        if (!s) {
-            continue;
-        }
-        a = &s->acct;
-        hdd_acct_close(&a->front, s->now);
-        hdd_acct_close(&a->model, s->now);
-        hwm_stats(s->dev, &hs);
-        fprintf(stderr, "hddmodel-accounting node=%s clock_ns=%" PRIu64
-                " front_busy_ns=%" PRIu64 " front_depth_ns=%" PRIu64
-                " front_max=%u model_busy_ns=%" PRIu64
-                " model_depth_ns=%" PRIu64 " model_max=%u"
-                " submitted=%" PRIu64 " submit_wait_ns=%" PRIu64
-                " submit_wait_max_ns=%" PRIu64 " completed=%" PRIu64
-                " complete_delay_ns=%" PRIu64
-                " complete_delay_max_ns=%" PRIu64,
-                bdrv_get_node_name(bs), (uint64_t)s->now,
-                (uint64_t)a->front.busy_ns, a->front.depth_ns, a->front.max,
-                (uint64_t)a->model.busy_ns, a->model.depth_ns, a->model.max,
-                a->submitted, (uint64_t)a->submit_wait_ns,
-                (uint64_t)a->submit_wait_max_ns, a->completed,
-                (uint64_t)a->complete_delay_ns,
-                (uint64_t)a->complete_delay_max_ns);
-#define HDD_PRINT_STAT(name, type, unit, help) \
-        fprintf(stderr, " %s=%" PRIu64, #name, (uint64_t)hs.name);
-        HWM_STATS_FIELDS(HDD_PRINT_STAT)
-#undef HDD_PRINT_STAT
-        fprintf(stderr, "\n");
-        if (a->samples) {
-            guint i;
-
-            /*
-             * "hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
-             * MODEL_BUSY_NS:MODEL_DEPTH_NS:COMPLETED ..."
-             */
-            fprintf(stderr, "hddmodel-samples node=%s",
-                    bdrv_get_node_name(bs));
-            for (i = 0; i < a->samples->len; i++) {
-                fprintf(stderr, "%s%" PRIu64,
-                        i % HDD_ACCT_SAMPLE_WIDTH ? ":" : " ",
-                        g_array_index(a->samples, uint64_t, i));
-            }
-            fprintf(stderr, "\n");
+        if (s) {
+            hdd_acct_print(bs, s);
         }
     }
 }

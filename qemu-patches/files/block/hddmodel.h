@@ -88,6 +88,7 @@ typedef struct HddAcct {
     GArray *samples;            /* uint64_t, HDD_ACCT_SAMPLE_WIDTH each */
     hwm_ns sample_every_ns;
     hwm_ns sample_next_ns;
+    bool reported;              /* printed (hdd_acct_print): once */
 } HddAcct;
 
 #define HDD_ACCT_SAMPLES_MAX 256
@@ -223,6 +224,9 @@ typedef struct BDRVHddState {
     uint64_t cycles;            /* such cuts so far */
     HddAcct acct;               /* reported at exit (hddmodel-qmp.c) */
 } BDRVHddState;
+
+/* the node's accounting lines on stderr, once (hddmodel-qmp.c) */
+void hdd_acct_print(BlockDriverState *bs, BDRVHddState *s);
 
 /* What a power cut destroyed. */
 typedef struct HddCutReport {
