@@ -115,8 +115,13 @@ def from_qemu(text):
             dsamples[node] = _samples(words[2:], len(DEVICE_SAMPLE_KEYS), kind)
     if not vcpus and not devices:
         return None
-    for d in devices:
+    for i, d in enumerate(devices):
         d["samples"] = dsamples.get(d["node"], [])
+        # QEMU's generated node names ("#block187") count every block node
+        # made so far, and the count varied between two runs of one cell:
+        # a generated name becomes the drive's position
+        if str(d["node"]).startswith("#"):
+            d["node"] = f"drive{i}"
     if vsamples and vsamples["samples"] and vsamples["cpus"] == len(vcpus):
         _end_at_sample(vcpus, vsamples["samples"][-1], vsample_last)
     return {"version": VERSION, "vcpus": vcpus,

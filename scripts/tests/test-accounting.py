@@ -58,6 +58,11 @@ def check_from_qemu():
     d = a["devices"][0]
     assert d["node"] == "platter0" and d["model_max"] == 4 and d["writes"] == 2000, d
     assert len(d["samples"]) == 4 and d["samples"][3][5] == 1050
+    # a generated node name ("#block187", a count that varies between runs)
+    # becomes the drive's position; its samples stay with it
+    g = accounting.from_qemu(QEMU_TEXT.replace("node=platter0", "node=#block187"))
+    assert g["devices"][0]["node"] == "drive0" and g["devices"][0]["samples"] == d["samples"], \
+        g["devices"][0]
     assert accounting.from_qemu("qemu: nothing of ours\n") is None
     # the totals end at the last sample: QEMU's exit came 20 instructions
     # later in one run of a cell than in another (poweroff), the samples
