@@ -25,6 +25,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -341,7 +342,11 @@ GUEST_WORDS = st.sampled_from([
     "--kernel", "base", "fops", "nope", "--device", "nvme", "virtio-blk", "sata",
     "--drive-opts", "driver=hddmodel,profile=st20000nm007d,file=IMG", "driver=x", "dsync",
     "fio", "exec", "--", "--pattern", "rand", "--runtime", "0.3", "-1", "--smp", "0", "16",
-    "--timeout", "1e400", "x" * 300, ""])
+    "--timeout", "1e400", "x" * 300, "",
+    # this stop's options: the guest profile, kernel arguments, FUA on sata
+    "--profile-guest", "--profile-guest=5", "--profile-guest=100003", "--profile-dir",
+    "--profile-stacks", "on", "maybe", "--kernel-arg", "libata.fua=1", "--dpofua", "off",
+    "--mem", "4G", "1T", "--image-size"])
 
 
 @SETTINGS
@@ -351,8 +356,34 @@ def run_guest_check(words):
         check_run("run-guest --check", [RUN_GUEST, "--check"] + words, d, [])
 
 
+HOST_SH = os.path.join(ROOT, "scripts", "lib", "host.sh")
+
+
+@SETTINGS
+@given(st.one_of(st.binary(max_size=4096),
+                 st.lists(st.sampled_from([b"\0", b"1.16.3", b"rel-", b"-debian-", b"1.", b"9",
+                                           b"~bpo12+1", b"\n", b"SeaBIOS (version %s)",
+                                           b"\xff"]), max_size=40).map(b"".join)))
+def firmware_version(data):
+    """host.sh's seabios_version (what run-guest and doctor read a firmware
+    image with): any bytes give status 0, no stderr, and a release
+    (digits.digits.digits) or nothing, also under pipefail."""
+    COUNT["seabios_version"] = COUNT.get("seabios_version", 0) + 1
+    with scratch() as d:
+        img = os.path.join(d, "bios.bin")
+        with open(img, "wb") as f:
+            f.write(data)
+        p = subprocess.run(["bash", "-c", 'set -euo pipefail; . "$1"; seabios_version "$2"',
+                            "sh", HOST_SH, img], capture_output=True, text=True,
+                           errors="replace", timeout=TIME_BOUND_S)
+    what = f"{data[:80]!r}: exit {p.returncode}, {p.stdout!r}, {p.stderr!r}"
+    assert p.returncode == 0 and p.stderr == "", what
+    out = p.stdout.strip()
+    assert out == "" or re.fullmatch(r"\d+\.\d+\.\d+", out), what
+
+
 TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, trace,
-           platter_argv, sim_argv, run_guest_check]
+           platter_argv, sim_argv, run_guest_check, firmware_version]
 
 
 def counted(target):
