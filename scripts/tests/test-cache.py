@@ -467,10 +467,35 @@ def test_tree_and_patches_kernels(tmp):
     assert p.returncode == 2 and "a prebuilt bzImage is not in the cache" in p.stderr, p.stderr
 
 
+def test_qemu_key_inputs(tmp):
+    """QEMU's key covers the patches and the model's sources, not the notes
+    beside them: a docs edit in qemu-patches/ rebuilt QEMU (and, in CI, the
+    cold path) for nothing."""
+    import shutil
+    t = os.path.join(tmp, "tree")
+    for d in ("qemu-patches", "hw-model", "scripts"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(t, d), symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+
+    def qkey():
+        return subprocess.run([os.path.join(t, "scripts", "build-qemu"), "--print-key"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    k0 = qkey()
+    assert k0 == key("build-qemu"), (k0, key("build-qemu"))
+    with open(os.path.join(t, "qemu-patches", "README.md"), "a") as f:
+        f.write("a note\n")
+    assert qkey() == k0, "a note in qemu-patches/README.md changed the key"
+    series = os.path.join(t, "qemu-patches", "series")
+    with open(series, "a") as f:
+        f.write("# a comment\n")
+    assert qkey() != k0, "qemu-patches/series is a build input"
+
+
 tap.run([(f.__name__, f) for f in (test_list, test_tree_and_patches_kernels, test_roundtrip,
                                     test_builds_find_the_import, test_is_cached,
                                     test_lookup_does_not_wait_for_a_build, test_xz_and_gzip,
                                     test_nothing_to_export, test_refusals,
                                     test_truncated_and_not_an_archive,
-                                    test_complete_entry_never_overwritten)],
+                                    test_complete_entry_never_overwritten,
+                                    test_qemu_key_inputs)],
         with_tmpdir=True)

@@ -197,6 +197,10 @@ void hdd_cut_timer_cb(void *opaque)
     BDRVHddState *s = opaque;
     GRAPH_RDLOCK_GUARD_MAINLOOP();
 
+    if (hdd_guest_gone()) {
+        /* the drive's clock stopped before the cut's time came */
+        return;
+    }
     hdd_lose_power(s, s->cut_at_ns);
 }
 
@@ -235,6 +239,10 @@ void hdd_cycle_timer_cb(void *opaque)
     HddCutReport rep;
     GRAPH_RDLOCK_GUARD_MAINLOOP();
 
+    if (hdd_guest_gone()) {
+        /* the drive's clock stopped before the cycle's time came */
+        return;
+    }
     switch (s->state) {
     case HDD_IDLE:
         hdd_set_state(s, HDD_CUT);

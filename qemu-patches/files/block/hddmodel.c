@@ -76,16 +76,38 @@ BDRVHddState *hdd_state(BlockDriverState *bs)
  * The model's clock: the virtual clock, but never backwards.  It runs ahead
  * of the virtual clock only after a fast-forward (stopped VM, drain).
  * Callers in the vCPU thread are inside an MMIO access, where reading the
- * icount clock is allowed.
+ * icount clock is allowed.  It stops for good at a shutdown request
+ * (hdd_guest_gone()).
  */
 hwm_ns hdd_now(BDRVHddState *s)
 {
-    hwm_ns v = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    hwm_ns v;
 
+    if (hdd_guest_gone()) {
+        return s->now;
+    }
+    v = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     if (v > s->now) {
         s->now = v;
     }
     return s->now;
+}
+
+/*
+ * Shutdown has been asked for (the guest's isa-debug-exit or ACPI
+ * poweroff, a reboot under -no-reboot, the host): the guest sees nothing
+ * more, but its vCPUs, and so the virtual clock, run on until the main loop
+ * acts on the request, a stretch host timing chooses.  A drive that kept
+ * its clock would destage, or take a scheduled cut, a different amount
+ * every run, and close would report and write that.  So the drive's clock
+ * stops where the request found it: no background destage and no
+ * scheduled cut after it, and a request still in flight completes on the
+ * model's own time, as with a stopped VM.  The close then writes out what
+ * is still cached, as at every clean shutdown.
+ */
+bool hdd_guest_gone(void)
+{
+    return qemu_shutdown_ever_requested();
 }
 
 /*
@@ -95,7 +117,7 @@ hwm_ns hdd_now(BDRVHddState *s)
  */
 static bool hdd_clock_stalled(BDRVHddState *s)
 {
-    return !runstate_is_running() ||
+    return !runstate_is_running() || hdd_guest_gone() ||
            qatomic_read(&s->bs->quiesce_counter) > 0;
 }
 
@@ -266,6 +288,11 @@ void hdd_schedule(BDRVHddState *s)
         qemu_bh_schedule(s->ff_bh);
         return;
     }
+    if (hdd_guest_gone()) {
+        /* no background destage after a shutdown request */
+        timer_del(&s->timer);
+        return;
+    }
     t = hwm_next_event(s->dev);
     if (t == HWM_NEVER) {
         timer_del(&s->timer);
@@ -389,6 +416,11 @@ void hdd_timer_cb(void *opaque)
 
     if (s->state != HDD_IDLE) {
         /* CUT: the cut BH runs next; OFF: nothing reaches the model again */
+        return;
+    }
+    if (hdd_guest_gone()) {
+        /* armed before the shutdown request: a fast-forward, or nothing */
+        hdd_schedule(s);
         return;
     }
     hdd_set_state(s, HDD_DELIVERING);

@@ -243,6 +243,8 @@ typedef struct HddCutReport {
 BDRVHddState *hdd_state(BlockDriverState *bs);
 /* The model's clock: the virtual clock, never backwards (sets s->now). */
 hwm_ns hdd_now(BDRVHddState *s);
+/* Shutdown was requested: the model's clock has stopped for good. */
+bool hdd_guest_gone(void);
 /* Move to `to`; asserts it is one of the transitions at HddState. */
 void hdd_set_state(BDRVHddState *s, HddState to);
 /* Arm the timer for the model's next event (or run the model forward). */
