@@ -6,7 +6,9 @@ the guest sees):
 
     icount-vcpu cpu=N clock_ns=.. insns=.. run_ns=.. spun_insns=..
         spun_ns=.. halted_ns=.. irqs=.. ipis=..
-    icount-vcpu-samples cpus=N CLOCK:INSNS:SPUN[:INSNS:SPUN]... ...
+        [charged_insns=.. charged_ns=.. owed_insns=..
+         KIND_charges=.. KIND_charged_insns=.. for each charge KIND]
+    icount-vcpu-samples cpus=N [charged=1] CLOCK:INSNS:SPUN[:CHARGED]... ...
     hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=.. ... (and
         every counter of the model)
     hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
@@ -17,7 +19,8 @@ command line below).  summary() reads it for the measured window, the
 last runtime_s of virtual time before the guest finished (the workload
 is the last thing a guest test runs; its unmount and report are in the
 window too, and short): per vCPU the share executing, spinning (PAUSE
-turns lockstep time counted as run) and halted; per drive busy time,
+turns lockstep time counted as run), charged (the events a CPU
+profile charges: run-guest --cpu) and halted; per drive busy time,
 queue occupancy at the front end and in the model, and the delays in
 and out; throughput over time (fio's per-interval IOPS log when the cell
 asked for one, else the drive's completions per sample interval); a
@@ -42,6 +45,11 @@ STEADY_BOUND = 0.10
 BOUND_BUSY = 0.90
 VCPU_KEYS = ("clock_ns", "insns", "run_ns", "spun_insns", "spun_ns", "halted_ns",
              "irqs", "ipis")
+# what QEMU charges for events a CPU profile prices (qemu-patches: icount
+# charge-KIND; only in runs with a charge above 0)
+CHARGE_KINDS = ("irq", "exception", "syscall", "io", "atomic", "ipi")
+CHARGE_KEYS = ("charged_insns", "charged_ns", "owed_insns") + tuple(
+    f"{k}_{w}" for k in CHARGE_KINDS for w in ("charges", "charged_insns"))
 DEVICE_SAMPLE_KEYS = ("clock_ns", "front_busy_ns", "front_depth_ns", "model_busy_ns",
                       "model_depth_ns", "completed")
 
@@ -90,11 +98,16 @@ def from_qemu(text):
         kind = words[0]
         if kind == "icount-vcpu":
             v = _ints(_fields(words[1:], kind), kind)
-            vcpus.append({"cpu": v.get("cpu")} | {k: v.get(k) for k in VCPU_KEYS})
+            vcpus.append({"cpu": v.get("cpu")} | {k: v.get(k) for k in VCPU_KEYS}
+                         | {k: v[k] for k in CHARGE_KEYS if k in v})
         elif kind == "icount-vcpu-samples":
-            head = _ints(_fields(words[1:2], kind), kind)
+            nhead = 2 if len(words) > 2 and words[2].startswith("charged=") else 1
+            head = _ints(_fields(words[1:1 + nhead], kind), kind)
             n = head.get("cpus", 0)
-            vsamples = {"cpus": n, "samples": _samples(words[2:], 1 + 2 * n, kind)}
+            per = 3 if head.get("charged") else 2
+            vsamples = {"cpus": n, "samples": _samples(words[1 + nhead:], 1 + per * n, kind)}
+            if per == 3:
+                vsamples["charged"] = True
         elif kind == "hddmodel-accounting":
             devices.append(_ints(_fields(words[1:], kind), kind, skip=("node",)))
         elif kind == "hddmodel-samples":
@@ -105,25 +118,41 @@ def from_qemu(text):
     for d in devices:
         d["samples"] = dsamples.get(d["node"], [])
     if vsamples and vsamples["samples"] and vsamples["cpus"] == len(vcpus):
-        _end_at_sample(vcpus, vsamples["samples"][-1])
+        _end_at_sample(vcpus, vsamples)
     return {"version": VERSION, "vcpus": vcpus,
             "vcpu_samples": vsamples or {"cpus": len(vcpus), "samples": []},
             "devices": devices}
 
 
-def _end_at_sample(vcpus, last):
+def sample_width(vs):
+    """Values per vCPU in a vcpu_samples sample: instructions and spun
+    instructions, and charged instructions when the run charged events."""
+    return 3 if vs.get("charged") else 2
+
+
+def sample_of(vs, s, i):
+    """(instructions, spun, charged) of vCPU i in sample s."""
+    w = sample_width(vs)
+    return s[1 + w * i], s[2 + w * i], (s[3 + w * i] if w == 3 else 0)
+
+
+def _end_at_sample(vcpus, vs):
     """The vCPUs' totals as of the last sample.  QEMU prints its totals at
     exit, and the guest's way out (poweroff) lets a host-dependent few
     instructions run after its last act (20 in two runs of one cell): the
     samples are taken where the guest's execution alone decides, so the
     accounting ends at the last one and is the same every run."""
+    last = vs["samples"][-1]
     for i, v in enumerate(vcpus):
-        insns, spun = last[1 + 2 * i], last[2 + 2 * i]
+        insns, spun, charged = sample_of(vs, last, i)
         # ns per instruction of this vCPU's clock (exact: ipns is whole)
         per = Fraction(v["run_ns"], v["insns"]) if v["insns"] else Fraction(1)
         v.update(clock_ns=last[0], insns=insns, run_ns=int(insns * per),
                  spun_insns=spun, spun_ns=int(spun * per))
-        v["halted_ns"] = max(v["clock_ns"] - v["run_ns"] - v["spun_ns"], 0)
+        if "charged_insns" in v:
+            v.update(charged_insns=charged, charged_ns=int(charged * per))
+        v["halted_ns"] = max(v["clock_ns"] - v["run_ns"] - v["spun_ns"]
+                             - v.get("charged_ns", 0), 0)
 
 
 # ---- the measured window ---------------------------------------------------
@@ -203,14 +232,23 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
         # instructions per ns: the ratio of the totals (the clock runs ipns
         # instructions per ns of each vCPU's own time)
         ipns = v["insns"] / v["run_ns"] if v["run_ns"] else 1
-        insns0, spun0 = ((first[1 + 2 * i], first[2 + 2 * i])
-                         if first and i < vs.get("cpus", 0) else (0, 0))
+        insns0, spun0, charged0 = (sample_of(vs, first, i)
+                                   if first and i < vs.get("cpus", 0) else (0, 0, 0))
         run = (v["insns"] - insns0) / ipns
         spun = (v["spun_insns"] - spun0) / ipns
-        vcpus.append({"cpu": v["cpu"], "executing": _share(run, span),
-                      "spun": _share(spun, span),
-                      "halted": _share(max(span - run - spun, 0), span),
-                      "insns": v["insns"] - insns0, "irqs": v["irqs"], "ipis": v["ipis"]})
+        charged = (v.get("charged_insns", 0) - charged0) / ipns
+        row = {"cpu": v["cpu"], "executing": _share(run, span),
+               "spun": _share(spun, span),
+               "halted": _share(max(span - run - spun - charged, 0), span),
+               "insns": v["insns"] - insns0, "irqs": v["irqs"], "ipis": v["ipis"]}
+        if "charged_insns" in v:
+            # the events a CPU profile charges: their share of the window,
+            # and per kind the whole run's events and charged time
+            row["charged"] = _share(charged, span)
+            row["charges"] = {k: {"events": v.get(f"{k}_charges", 0),
+                                  "ns": round(v.get(f"{k}_charged_insns", 0) / ipns)}
+                              for k in CHARGE_KINDS}
+        vcpus.append(row)
     devices = []
     for d in acct.get("devices") or []:
         last = [d["clock_ns"], d["front_busy_ns"], d["front_depth_ns"], d["model_busy_ns"],
@@ -256,10 +294,12 @@ def _mean_us(total_ns, n):
 
 def bound_by(vcpus, devices):
     """"device" when the drive held a command BOUND_BUSY of the window,
-    "vCPUs" when the vCPUs executed or spun that much (mean over them),
+    "vCPUs" when the vCPUs executed, spun or were charged that much (mean
+    over them),
     the busier of the two when both did, else "neither" (a cell waiting on
     something else: a lock it sleeps on, a timer, too few I/Os in flight)."""
-    cpu = (sum(v["executing"] + v["spun"] for v in vcpus) / len(vcpus)) if vcpus else 0
+    cpu = (sum(v["executing"] + v["spun"] + v.get("charged", 0) for v in vcpus)
+           / len(vcpus)) if vcpus else 0
     dev = max((d["busy"] or 0 for d in devices), default=0)
     if max(cpu, dev) < BOUND_BUSY:
         return "neither"
@@ -294,9 +334,22 @@ def markdown(cell_id, s):
           "| vCPU | executing | spun | halted | instructions | interrupts (whole run) "
           "| IPIs (whole run) |",
           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    charged = any("charged" in v for v in s["vcpus"])
+    if charged:
+        md[-2] = md[-2].replace("| halted |", "| charged | halted |")
+        md[-1] += " ---: |"
     for v in s["vcpus"]:
-        md.append(f"| {v['cpu']} | {_pct(v['executing'])} | {_pct(v['spun'])} | "
+        ch = f"{_pct(v['charged'])} | " if charged else ""
+        md.append(f"| {v['cpu']} | {_pct(v['executing'])} | {_pct(v['spun'])} | {ch}"
                   f"{_pct(v['halted'])} | {v['insns']:,} | {v['irqs']:,} | {v['ipis']:,} |")
+    if charged:
+        parts = []
+        for k in CHARGE_KINDS:
+            n = sum(v["charges"][k]["events"] for v in s["vcpus"])
+            ns = sum(v["charges"][k]["ns"] for v in s["vcpus"])
+            parts.append(f"{k} {n:,} / {ns / 1e6:,.3f} ms")
+        md += ["", "charged by the CPU profile over the whole run (events / virtual "
+               "time): " + "; ".join(parts)]
     if s["devices"]:
         md += ["", "| drive | busy | idle | front-end queue mean / max | model queue mean / max "
                "| arrival -> model mean / max (us) | completion -> front end mean / max (us) "
