@@ -8,7 +8,8 @@ the guest sees):
         spun_ns=.. halted_ns=.. irqs=.. ipis=..
         [charged_insns=.. charged_ns=.. owed_insns=..
          KIND_charges=.. KIND_charged_insns=.. for each charge KIND]
-    icount-vcpu-samples cpus=N [charged=1] CLOCK:INSNS:SPUN[:CHARGED]... ...
+    icount-vcpu-samples cpus=N [charged=1] CLOCK:INSNS:SPUN[:CHARGED:EVENTS
+        per charge KIND]... ...
     hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=.. ... (and
         every counter of the model)
     hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
@@ -104,9 +105,9 @@ def from_qemu(text):
             nhead = 2 if len(words) > 2 and words[2].startswith("charged=") else 1
             head = _ints(_fields(words[1:1 + nhead], kind), kind)
             n = head.get("cpus", 0)
-            per = 3 if head.get("charged") else 2
+            per = 3 + len(CHARGE_KINDS) if head.get("charged") else 2
             vsamples = {"cpus": n, "samples": _samples(words[1 + nhead:], 1 + per * n, kind)}
-            if per == 3:
+            if head.get("charged"):
                 vsamples["charged"] = True
         elif kind == "hddmodel-accounting":
             devices.append(_ints(_fields(words[1:], kind), kind, skip=("node",)))
@@ -126,14 +127,23 @@ def from_qemu(text):
 
 def sample_width(vs):
     """Values per vCPU in a vcpu_samples sample: instructions and spun
-    instructions, and charged instructions when the run charged events."""
-    return 3 if vs.get("charged") else 2
+    instructions, and when the run charged events the charged
+    instructions and the events per kind (CHARGE_KINDS)."""
+    return 3 + len(CHARGE_KINDS) if vs.get("charged") else 2
 
 
 def sample_of(vs, s, i):
     """(instructions, spun, charged) of vCPU i in sample s."""
     w = sample_width(vs)
-    return s[1 + w * i], s[2 + w * i], (s[3 + w * i] if w == 3 else 0)
+    return s[1 + w * i], s[2 + w * i], (s[3 + w * i] if w > 2 else 0)
+
+
+def sample_events(vs, s, i):
+    """{kind: events charged so far} of vCPU i in sample s ({} without)."""
+    w = sample_width(vs)
+    if w == 2:
+        return {}
+    return dict(zip(CHARGE_KINDS, s[4 + w * i:4 + w * i + len(CHARGE_KINDS)]))
 
 
 def _end_at_sample(vcpus, vs):
@@ -145,12 +155,22 @@ def _end_at_sample(vcpus, vs):
     last = vs["samples"][-1]
     for i, v in enumerate(vcpus):
         insns, spun, charged = sample_of(vs, last, i)
-        # ns per instruction of this vCPU's clock (exact: ipns is whole)
-        per = Fraction(v["run_ns"], v["insns"]) if v["insns"] else Fraction(1)
+        # ns per instruction of this vCPU's clock: 1 / ipns, whole (run_ns
+        # is the floor of insns / ipns)
+        per = Fraction(1, max(round(v["insns"] / v["run_ns"]), 1)) if v["run_ns"] \
+            else Fraction(1)
         v.update(clock_ns=last[0], insns=insns, run_ns=int(insns * per),
                  spun_insns=spun, spun_ns=int(spun * per))
         if "charged_insns" in v:
             v.update(charged_insns=charged, charged_ns=int(charged * per))
+            # per kind: the events at the sample, times the kind's charge
+            # (fixed for the run); what was still owed at exit is not known
+            # at the sample
+            v.pop("owed_insns", None)
+            for k, n in sample_events(vs, last, i).items():
+                each = (v[f"{k}_charged_insns"] // v[f"{k}_charges"]
+                        if v.get(f"{k}_charges") else 0)
+                v[f"{k}_charges"], v[f"{k}_charged_insns"] = n, n * each
         v["halted_ns"] = max(v["clock_ns"] - v["run_ns"] - v["spun_ns"]
                              - v.get("charged_ns", 0), 0)
 
