@@ -6,8 +6,11 @@ the guest sees):
 
     icount-vcpu cpu=N clock_ns=.. insns=.. run_ns=.. spun_insns=..
         spun_ns=.. halted_ns=.. irqs=.. ipis=..
-    icount-vcpu-samples cpus=N per=insns,spun,irqs,ipis
-        CLOCK:INSNS:SPUN:IRQS:IPIS[:INSNS:SPUN:IRQS:IPIS]... ...
+        [charged_insns=.. charged_ns=.. owed_insns=..
+         KIND_charges=.. KIND_charged_insns=.. for each charge KIND]
+    icount-vcpu-samples cpus=N per=insns,spun,irqs,ipis[,charged,
+        KIND_charges...] CLOCK:INSNS:SPUN:IRQS:IPIS[:CHARGED:EVENTS per
+        KIND][:INSNS:...]... ...
         (a QEMU before that: no per=, CLOCK:INSNS:SPUN[:INSNS:SPUN]...)
     hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=.. ... (and
         every counter of the model)
@@ -19,7 +22,8 @@ command line below).  summary() reads it for the measured window, the
 last runtime_s of virtual time before the guest finished (the workload
 is the last thing a guest test runs; its unmount and report are in the
 window too, and short): per vCPU the share executing, spinning (PAUSE
-turns lockstep time counted as run) and halted; per drive busy time,
+turns lockstep time counted as run), charged (the events a CPU
+profile charges: run-guest --cpu) and halted; per drive busy time,
 queue occupancy at the front end and in the model, and the delays in
 and out; throughput over time (fio's per-interval IOPS log when the cell
 asked for one, else the drive's completions per sample interval); a
@@ -44,6 +48,11 @@ STEADY_BOUND = 0.10
 BOUND_BUSY = 0.90
 VCPU_KEYS = ("clock_ns", "insns", "run_ns", "spun_insns", "spun_ns", "halted_ns",
              "irqs", "ipis")
+# what QEMU charges for events a CPU profile prices (qemu-patches: icount
+# charge-KIND; only in runs with a charge above 0)
+CHARGE_KINDS = ("irq", "exception", "syscall", "io", "atomic", "ipi")
+CHARGE_KEYS = ("charged_insns", "charged_ns", "owed_insns") + tuple(
+    f"{k}_{w}" for k in CHARGE_KINDS for w in ("charges", "charged_insns"))
 DEVICE_SAMPLE_KEYS = ("clock_ns", "front_busy_ns", "front_depth_ns", "model_busy_ns",
                       "model_depth_ns", "completed")
 
@@ -92,7 +101,8 @@ def from_qemu(text):
         kind = words[0]
         if kind == "icount-vcpu":
             v = _ints(_fields(words[1:], kind), kind)
-            vcpus.append({"cpu": v.get("cpu")} | {k: v.get(k) for k in VCPU_KEYS})
+            vcpus.append({"cpu": v.get("cpu")} | {k: v.get(k) for k in VCPU_KEYS}
+                         | {k: v[k] for k in CHARGE_KEYS if k in v})
         elif kind == "icount-vcpu-samples":
             nhead = 2 if len(words) > 2 and words[2].startswith("per=") else 1
             head = _fields(words[1:1 + nhead], kind)
@@ -101,12 +111,16 @@ def from_qemu(text):
             if per[:2] != ["insns", "spun"]:
                 raise Malformed(f"{kind}: per={head['per']:.40} does not start with insns,spun")
             raw = _samples(words[1 + nhead:], 1 + len(per) * n, kind)
-            # the samples keep clock, insns and spun per vCPU; the other
-            # counts are read at the last sample (_end_at_sample)
+            # the samples keep clock, insns, spun and (with charges) charged
+            # per vCPU; the other counts are read at the last sample
+            # (_end_at_sample)
+            keep = [per.index(f) for f in ("insns", "spun", "charged") if f in per]
             last = {f: raw[-1][1 + i::len(per)] for i, f in enumerate(per)} if raw else {}
             vsamples = {"cpus": n, "samples": [
-                [s[0]] + [x for c in range(n) for x in s[1 + c * len(per):3 + c * len(per)]]
+                [s[0]] + [s[1 + c * len(per) + j] for c in range(n) for j in keep]
                 for s in raw]}
+            if "charged" in per:
+                vsamples["charged"] = True
             vsample_last = last
         elif kind == "hddmodel-accounting":
             devices.append(_ints(_fields(words[1:], kind), kind, skip=("node",)))
@@ -123,13 +137,25 @@ def from_qemu(text):
         if str(d["node"]).startswith("#"):
             d["node"] = f"drive{i}"
     if vsamples and vsamples["samples"] and vsamples["cpus"] == len(vcpus):
-        _end_at_sample(vcpus, vsamples["samples"][-1], vsample_last)
+        _end_at_sample(vcpus, vsamples, vsample_last)
     return {"version": VERSION, "vcpus": vcpus,
             "vcpu_samples": vsamples or {"cpus": len(vcpus), "samples": []},
             "devices": devices}
 
 
-def _end_at_sample(vcpus, last, counts):
+def sample_width(vs):
+    """Values per vCPU in a vcpu_samples sample: instructions and spun
+    instructions, and when the run charged events the charged instructions."""
+    return 3 if vs.get("charged") else 2
+
+
+def sample_of(vs, s, i):
+    """(instructions, spun, charged) of vCPU i in sample s."""
+    w = sample_width(vs)
+    return s[1 + w * i], s[2 + w * i], (s[3 + w * i] if w > 2 else 0)
+
+
+def _end_at_sample(vcpus, vs, counts):
     """The vCPUs' totals as of the last sample.  QEMU prints its totals at
     exit, and the guest's way out (poweroff) lets a host-dependent few
     instructions run after its last act (20 in two runs of one cell): the
@@ -137,14 +163,30 @@ def _end_at_sample(vcpus, last, counts):
     accounting ends at the last one and is the same every run.  counts:
     the other per-vCPU counts of the last sample by name (irqs, ipis: an
     IPI among those last instructions made two runs of an 8-vCPU cell
-    differ by one)."""
+    differ by one; the events charged per kind)."""
+    last = vs["samples"][-1]
     for i, v in enumerate(vcpus):
-        insns, spun = last[1 + 2 * i], last[2 + 2 * i]
-        # ns per instruction of this vCPU's clock (exact: ipns is whole)
-        per = Fraction(v["run_ns"], v["insns"]) if v["insns"] else Fraction(1)
+        insns, spun, charged = sample_of(vs, last, i)
+        # ns per instruction of this vCPU's clock: 1 / ipns, whole (run_ns
+        # is the floor of insns / ipns)
+        per = Fraction(1, max(round(v["insns"] / v["run_ns"]), 1)) if v["run_ns"] \
+            else Fraction(1)
         v.update(clock_ns=last[0], insns=insns, run_ns=int(insns * per),
                  spun_insns=spun, spun_ns=int(spun * per))
-        v["halted_ns"] = max(v["clock_ns"] - v["run_ns"] - v["spun_ns"], 0)
+        if "charged_insns" in v:
+            v.update(charged_insns=charged, charged_ns=int(charged * per))
+            # what was still owed at exit is not known at the sample
+            v.pop("owed_insns", None)
+            # per kind: the events at the sample, times the kind's charge
+            # (fixed for the run)
+            for k in CHARGE_KINDS:
+                if f"{k}_charges" in counts:
+                    each = (v[f"{k}_charged_insns"] // v[f"{k}_charges"]
+                            if v.get(f"{k}_charges") else 0)
+                    n = counts[f"{k}_charges"][i]
+                    v[f"{k}_charges"], v[f"{k}_charged_insns"] = n, n * each
+        v["halted_ns"] = max(v["clock_ns"] - v["run_ns"] - v["spun_ns"]
+                             - v.get("charged_ns", 0), 0)
         # interrupts and IPIs too, where the samples carry them
         for k in ("irqs", "ipis"):
             if k in counts:
@@ -228,14 +270,23 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
         # instructions per ns: the ratio of the totals (the clock runs ipns
         # instructions per ns of each vCPU's own time)
         ipns = v["insns"] / v["run_ns"] if v["run_ns"] else 1
-        insns0, spun0 = ((first[1 + 2 * i], first[2 + 2 * i])
-                         if first and i < vs.get("cpus", 0) else (0, 0))
+        insns0, spun0, charged0 = (sample_of(vs, first, i)
+                                   if first and i < vs.get("cpus", 0) else (0, 0, 0))
         run = (v["insns"] - insns0) / ipns
         spun = (v["spun_insns"] - spun0) / ipns
-        vcpus.append({"cpu": v["cpu"], "executing": _share(run, span),
-                      "spun": _share(spun, span),
-                      "halted": _share(max(span - run - spun, 0), span),
-                      "insns": v["insns"] - insns0, "irqs": v["irqs"], "ipis": v["ipis"]})
+        charged = (v.get("charged_insns", 0) - charged0) / ipns
+        row = {"cpu": v["cpu"], "executing": _share(run, span),
+               "spun": _share(spun, span),
+               "halted": _share(max(span - run - spun - charged, 0), span),
+               "insns": v["insns"] - insns0, "irqs": v["irqs"], "ipis": v["ipis"]}
+        if "charged_insns" in v:
+            # the events a CPU profile charges: their share of the window,
+            # and per kind the whole run's events and charged time
+            row["charged"] = _share(charged, span)
+            row["charges"] = {k: {"events": v.get(f"{k}_charges", 0),
+                                  "ns": round(v.get(f"{k}_charged_insns", 0) / ipns)}
+                              for k in CHARGE_KINDS}
+        vcpus.append(row)
     devices = []
     for d in acct.get("devices") or []:
         last = [d["clock_ns"], d["front_busy_ns"], d["front_depth_ns"], d["model_busy_ns"],
@@ -281,10 +332,12 @@ def _mean_us(total_ns, n):
 
 def bound_by(vcpus, devices):
     """"device" when the drive held a command BOUND_BUSY of the window,
-    "vCPUs" when the vCPUs executed or spun that much (mean over them),
-    the busier of the two when both did, else "neither" (a cell waiting on
-    something else: a lock it sleeps on, a timer, too few I/Os in flight)."""
-    cpu = (sum(v["executing"] + v["spun"] for v in vcpus) / len(vcpus)) if vcpus else 0
+    "vCPUs" when the vCPUs executed, spun or were charged that much (mean
+    over them), the busier of the two when both did, else "neither" (a cell
+    waiting on something else: a lock it sleeps on, a timer, too few I/Os
+    in flight)."""
+    cpu = (sum(v["executing"] + v["spun"] + v.get("charged", 0) for v in vcpus)
+           / len(vcpus)) if vcpus else 0
     dev = max((d["busy"] or 0 for d in devices), default=0)
     if max(cpu, dev) < BOUND_BUSY:
         return "neither"
@@ -319,9 +372,22 @@ def markdown(cell_id, s):
           "| vCPU | executing | spun | halted | instructions | interrupts (whole run) "
           "| IPIs (whole run) |",
           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    charged = any("charged" in v for v in s["vcpus"])
+    if charged:
+        md[-2] = md[-2].replace("| halted |", "| charged | halted |")
+        md[-1] += " ---: |"
     for v in s["vcpus"]:
-        md.append(f"| {v['cpu']} | {_pct(v['executing'])} | {_pct(v['spun'])} | "
+        ch = f"{_pct(v['charged'])} | " if charged else ""
+        md.append(f"| {v['cpu']} | {_pct(v['executing'])} | {_pct(v['spun'])} | {ch}"
                   f"{_pct(v['halted'])} | {v['insns']:,} | {v['irqs']:,} | {v['ipis']:,} |")
+    if charged:
+        parts = []
+        for k in CHARGE_KINDS:
+            n = sum(v["charges"][k]["events"] for v in s["vcpus"])
+            ns = sum(v["charges"][k]["ns"] for v in s["vcpus"])
+            parts.append(f"{k} {n:,} / {ns / 1e6:,.3f} ms")
+        md += ["", "charged by the CPU profile over the whole run (events / virtual "
+               "time): " + "; ".join(parts)]
     if s["devices"]:
         md += ["", "| drive | busy | idle | front-end queue mean / max | model queue mean / max "
                "| arrival -> model mean / max (us) | completion -> front end mean / max (us) "

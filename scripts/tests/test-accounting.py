@@ -102,9 +102,59 @@ def check_counts_at_last_sample():
         raise AssertionError(f"accepted: {bad}")
 
 
+# One vCPU at ipns 2 with a CPU profile's charges (run-guest --cpu): over
+# 2 s it ran 2e9 instructions (1 s) and was charged 4e8 (0.2 s): 1000
+# interrupts of 200000 instructions and 2e8 of atomics; samples carry the
+# charged instructions and the events per kind (per=...,charged,...).  In the last second: 1.2e9 run (0.6 s),
+# 2e8 charged (0.1 s).  QEMU exited 30 instructions after the last sample.
+QEMU_CHARGED = "\n".join([
+    "icount-vcpu cpu=0 clock_ns=2000000015 insns=2000000030 run_ns=1000000015 "
+    "spun_insns=0 spun_ns=0 halted_ns=800000000 irqs=1000 ipis=0 "
+    "charged_insns=400000000 charged_ns=200000000 owed_insns=0 "
+    "irq_charges=1000 irq_charged_insns=200000000 exception_charges=0 "
+    "exception_charged_insns=0 syscall_charges=0 syscall_charged_insns=0 "
+    "io_charges=0 io_charged_insns=0 atomic_charges=2000000 "
+    "atomic_charged_insns=200000000 ipi_charges=0 ipi_charged_insns=0",
+    "icount-vcpu-samples cpus=1 per=insns,spun,irqs,ipis,charged,irq_charges,"
+    "exception_charges,syscall_charges,io_charges,atomic_charges,ipi_charges "
+    "0:0:0:0:0:0:0:0:0:0:0:0 "
+    "1000000000:800000000:0:500:0:200000000:500:0:0:0:1000000:0 "
+    "2000000000:2000000000:0:1000:0:400000000:1000:0:0:0:2000000:0",
+    ""])
+
+
+def check_charged():
+    """A run with charges: the keys per kind, samples of three values per
+    vCPU, totals ending at the last sample, and the window's charged
+    share, which counts as busy."""
+    a = accounting.from_qemu(QEMU_CHARGED)
+    v = a["vcpus"][0]
+    assert a["vcpu_samples"].get("charged") is True, a["vcpu_samples"]
+    assert v["insns"] == 2000000000 and v["run_ns"] == 1000000000, v
+    assert v["charged_insns"] == 400000000 and v["charged_ns"] == 200000000, v
+    assert v["halted_ns"] == 800000000 and v["irq_charges"] == 1000, v
+    assert v["atomic_charged_insns"] == 200000000 and "owed_insns" not in v, v
+    s = accounting.summary(a, 1)
+    r = s["vcpus"][0]
+    assert (r["executing"], r["charged"], r["halted"]) == (0.6, 0.1, 0.3), r
+    assert r["charges"]["irq"] == {"events": 1000, "ns": 100000000}, r["charges"]
+    assert r["charges"]["atomic"]["ns"] == 100000000, r["charges"]
+    md = "\n".join(accounting.markdown("c", s))
+    assert "| charged | halted |" in md and "| 10.0% |" in md, md
+    assert "irq 1,000 / 100.000 ms" in md, md
+    # a run without charges keeps its old form: no charged column or key
+    old = accounting.summary(acct(), 1)
+    assert "charged" not in old["vcpus"][0], old["vcpus"][0]
+    assert "charged" not in "\n".join(accounting.markdown("c", old))
+    # charged time is busy time: 0.6 + 0.1 of the window is not 0.9
+    assert accounting.bound_by([{"executing": 0.8, "spun": 0, "charged": 0.15}], []) == "vCPUs"
+
+
 def check_malformed():
     for text in ("icount-vcpu cpu=0 clock_ns=x", "icount-vcpu cpu",
                  "icount-vcpu-samples cpus=2 1:2:3",
+                 "icount-vcpu-samples cpus=1 charged=1 1:2:3:4",
+                 "icount-vcpu-samples cpus=1 charged=x 1:2:3:4",
                  "hddmodel-samples node=a 1:2"):
         try:
             accounting.from_qemu(text)
@@ -386,6 +436,7 @@ def check_keys():
 
 tap.run([("QEMU's accounting lines read", check_from_qemu),
          ("interrupts and IPIs end at the last sample", check_counts_at_last_sample),
+         ("a run with a CPU profile's charges (run-guest --cpu)", check_charged),
          ("a malformed line is refused", check_malformed),
          ("accounting.py from-qemu (run-guest's way in)",
           lambda: tap_tmp(check_command_line)),
