@@ -47,10 +47,16 @@ class BadProfile(ValueError):
     pass
 
 
+def is_file_spec(spec):
+    """A spec that names a file (has a '/' or ends in .cpu), not a
+    shipped profile."""
+    return "/" in spec or spec.endswith(".cpu")
+
+
 def path_of(spec):
-    """A profile's file: spec itself when it names a file (has a '/' or
-    ends in .cpu), else scripts/cpus/SPEC.cpu."""
-    if "/" in spec or spec.endswith(".cpu"):
+    """A profile's file: spec itself when it names a file (is_file_spec),
+    else scripts/cpus/SPEC.cpu."""
+    if is_file_spec(spec):
         return spec
     if not NAME_RE.match(spec):
         raise BadProfile(f"CPU profile '{spec}': not a name (letters, digits, . _ -) or a file")

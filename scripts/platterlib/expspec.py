@@ -9,6 +9,7 @@ import stat
 
 from . import child
 from . import cli
+from . import cpuprofile
 from . import devicespec
 from . import fiojob
 from . import fioout
@@ -236,6 +237,9 @@ DEVICE_KEYS = {
                                     "advertises)"),
     "smp": (int, range(1, 33), "guest vCPUs (default 1)"),
     "ipns": (int, range(1, 100), "guest instructions per virtual ns per vCPU (default 1)"),
+    "cpu": (str, None, "a CPU profile: a name in scripts/cpus (plain, skylake-sp-kvm, "
+                       "alderlake-baremetal) or a .cpu file, relative to the experiment file "
+                       "(run-guest --cpu); it sets ipns, so not with ipns"),
     "mem": (str, None, "guest memory, a size in M or G such as 4G (default 1G; "
                        "run-guest --mem)"),
     "profile": (str, None, "the drive profile, a name or a file (default: each of 'profiles')"),
@@ -274,6 +278,40 @@ def check_frontend_props(props, where):
                        "'_', '.', ':', '-')")
 
 
+def cpu_arg(spec, base_dir):
+    """A CPU profile as run-guest --cpu takes it: a shipped name, or the
+    file's full path (relative paths start at the experiment file)."""
+    if cpuprofile.is_file_spec(spec) and base_dir is not None:
+        return host_path(spec, base_dir)
+    return spec
+
+
+def check_cpu(dev, path, base_dir):
+    """A device's CPU profile: one that loads (a bad one is the profile
+    parser's own one-line error), and no ipns beside it."""
+    if "ipns" in dev:
+        raise cli.BadInput(f"platter: {path}: device cpu and ipns: give one (a CPU profile "
+                           "sets ipns)")
+    if base_dir is None:
+        return
+    try:
+        cpuprofile.resolve(cpu_arg(dev["cpu"], base_dir))
+    except cpuprofile.BadProfile as e:
+        raise cli.BadInput(f"platter: {path}: device cpu: {e}")
+
+
+def device_ipns(dev):
+    """The device's guest instructions per virtual ns: its CPU profile's,
+    else ipns (default 1)."""
+    if "cpu" in dev:
+        try:
+            _, _, opts = cpuprofile.resolve(dev["cpu"])
+            return int(opts.split(",")[0].split("=")[1])
+        except (cpuprofile.BadProfile, OSError):
+            return 1
+    return dev.get("ipns", 1)
+
+
 def check_devices(devices, path, base_dir=""):
     """Each device entry: known keys (a typo would silently change the
     machine), values run-guest accepts, combinations the front end can
@@ -294,6 +332,8 @@ def check_devices(devices, path, base_dir=""):
             check_name(dev["name"], f"{path}: device name")
         if "profile" in dev:
             check_profile(dev["profile"], f"{path}: device profile", base_dir)
+        if "cpu" in dev:
+            check_cpu(dev, path, base_dir)
         if "frontend_props" in dev:
             check_frontend_props(dev["frontend_props"], f"{path}: device")
         if "mem" in dev and not cli.size_bytes(dev["mem"], "MG", bare=None, max_digits=7):

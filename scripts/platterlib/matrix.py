@@ -124,6 +124,8 @@ def cells(exp):
                     out.append({"id": cid, "variant": label, "kernel": kernel, "device": dev,
                                 "profile": expspec.profile_label(prof),
                                 "profile_arg": profile_arg(prof, base_dir),
+                                "cpu_arg": (expspec.cpu_arg(dev["cpu"], base_dir)
+                                            if "cpu" in dev else None),
                                 "workload": wl, "host_file": host_file,
                                 "declares": exp.get("kernels", {}).get(v),
                                 "timeout_s": exp.get("timeout_s")})
@@ -167,7 +169,7 @@ def guest_command(cell, runtime):
     so the command and the result do not depend on where it ran)."""
     dev, wl = cell["device"], cell["workload"]
     drive = devicespec.device_drive_opts(dev, cell["profile_arg"]) + f",trace={DRIVE_TRACE}"
-    cmd = run_guest_prefix(cell["kernel"], dev, drive) + [
+    cmd = run_guest_prefix(cell["kernel"], dev, drive, cell.get("cpu_arg")) + [
         "--expect", devicespec.device_expect(dev),
         "--timeout", str(cell_timeout_s(cell, runtime))]
     if cell.get("host_file"):
@@ -184,7 +186,7 @@ def guest_timeout_s(dev, runtime):
     two cells sharing two cores.  At most what run-guest --timeout takes:
     with 32 vCPUs at ipns 99 the formula passes it from 263 virtual s on."""
     return min(expspec.RUN_GUEST_TIMEOUT_MAX_S,
-               int(1800 + 12 * dev.get("smp", 1) * dev.get("ipns", 1) * runtime))
+               int(1800 + 12 * dev.get("smp", 1) * expspec.device_ipns(dev) * runtime))
 
 
 def cell_timeout_s(cell, runtime):
@@ -193,12 +195,18 @@ def cell_timeout_s(cell, runtime):
     included."""
     if cell.get("timeout_s"):
         return cell["timeout_s"]
-    return guest_timeout_s(cell["device"], runtime + cell["workload"].get("warmup_s", 0))
+    dev = cell["device"]
+    if cell.get("cpu_arg"):
+        # (a profile file's path as run-guest takes it, not as written)
+        dev = dict(dev, cpu=cell["cpu_arg"])
+    return guest_timeout_s(dev, runtime + cell["workload"].get("warmup_s", 0))
 
 
-def run_guest_prefix(kernel, dev, drive):
-    """scripts/run-guest with a kernel (a spec), a front end and a drive;
-    the caller appends options, the test and its arguments."""
+def run_guest_prefix(kernel, dev, drive, cpu=None):
+    """scripts/run-guest with a kernel (a spec), a front end and a drive
+    (and the device's CPU profile as run-guest takes it: cpu, else the
+    device's as written); the caller appends options, the test and its
+    arguments."""
     cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--kernel",
            kernelspec.with_frontend(kernel, dev["frontend"]),
            "--device", dev["frontend"], "--drive-opts", drive]
@@ -215,6 +223,8 @@ def run_guest_prefix(kernel, dev, drive):
         cmd += ["--smp", str(dev["smp"])]
     if dev.get("ipns", 1) != 1:
         cmd += ["--ipns", str(dev["ipns"])]
+    if "cpu" in dev:
+        cmd += ["--cpu", cpu or dev["cpu"]]
     if "mem" in dev:
         cmd += ["--mem", dev["mem"]]
     return cmd

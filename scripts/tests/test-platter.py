@@ -103,6 +103,39 @@ def test_guest_command_at_the_bounds(tmp):
     assert p.returncode == 0, (cmd, p.stderr)
 
 
+def test_device_cpu_profile(tmp):
+    # a device's CPU profile (a shipped name, or a file beside the
+    # experiment) reaches run-guest as --cpu, which accepts it, and its
+    # ipns grows the hang guard; a bad one is refused when the spec loads
+    spec = json.load(open(os.path.join(expspec.EXPERIMENTS, "seed-fops.json")))
+    with open(os.path.join(tmp, "mine.cpu"), "w") as f:
+        f.write("ipns = 3  # assumed\nclock_mhz = 3000\nio_cycles = 3000  # a VM exit\n")
+    path = os.path.join(tmp, "exp.json")
+    for cpu, want, ipns in (("skylake-sp-kvm", "skylake-sp-kvm", 3),
+                            ("mine.cpu", os.path.join(tmp, "mine.cpu"), 3)):
+        with open(path, "w") as f:
+            json.dump(dict(spec, devices=[{"frontend": "nvme", "cpu": cpu}]), f)
+        cell = matrix.cells(expspec.load(path))[0]
+        cmd = matrix.guest_command(cell, 10)
+        assert cmd[cmd.index("--cpu") + 1] == want and "--ipns" not in cmd, cmd
+        assert matrix.cell_timeout_s(cell, 10) == 1800 + 12 * ipns * 10, cmd
+        p = subprocess.run([os.path.join(ROOT, "scripts", "run-guest"), "--check", *cmd[1:]],
+                           capture_output=True, text=True, cwd="/")
+        assert p.returncode == 0, (cmd, p.stderr)
+    with open(os.path.join(tmp, "bad.cpu"), "w") as f:
+        f.write("ipns = 0\n")
+    for dev, needle in (({"frontend": "nvme", "cpu": "no-such"}, "no such profile"),
+                        ({"frontend": "nvme", "cpu": "bad.cpu"}, "bad.cpu"),
+                        ({"frontend": "nvme", "cpu": "plain", "ipns": 2}, "cpu and ipns"),
+                        ({"frontend": "nvme", "cpu": 3}, "device cpu=3")):
+        with open(path, "w") as f:
+            json.dump(dict(spec, devices=[dev]), f)
+        p = subprocess.run([PLATTER, "compare", path, "--sim-only", "--sim", SIM],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1, \
+            (dev, p.stderr)
+
+
 def test_bad_input(tmp):
     for args, needle in ((["compare", "no-such"], "no experiment 'no-such'"),
                          (["compare", "seed-fops", "--sim-only", "--shard", "4/3"], "--shard"),
@@ -709,6 +742,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
          ("recorded commands name no checkout path", test_commands_do_not_name_the_checkout),
          ("guest command at the largest runtime, vCPUs and ipns", test_guest_command_at_the_bounds),
+         ("a device's CPU profile: run-guest --cpu, refused when bad", test_device_cpu_profile),
          ("bad input", test_bad_input),
          ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
