@@ -25,6 +25,19 @@ FONT_PX = 12
 CHAR_PX = 6.6   # a sans-serif character at 12 px, for laying out labels
 
 
+
+def _machine(cell):
+    """The guest machine a section's cells ran on, as their run names it:
+    vCPUs, icount options and the CPU profile (none for a sim-only cell)."""
+    raw = ((cell or {}).get("guest") or {}).get("raw")
+    run = raw.get("run") if isinstance(raw, dict) else None
+    if not isinstance(run, dict):
+        return []
+    cpu = (f"CPU profile `{run['cpu']}` (sha256 {run.get('cpu_sha256', '?')})"
+           if run.get("cpu") else "no CPU profile (every instruction one, nothing charged)")
+    return [f"guest machine: {run.get('smp', '1')} vCPU(s), icount `{run.get('icount', '?')}`, "
+            f"{cpu}", ""]
+
 def metric(summary, key):
     if not summary:
         return None
@@ -281,8 +294,8 @@ def write(outdir, exp, cells, meta, verdicts=()):
         # a sim-only report has no guest columns
         sides = ("sim",) if meta.get("sim_only") else ("guest", "sim")
         head = [x for sd in sides for x in (f"{base} ({sd})", f"{patched} ({sd})", "change")]
-        md += [f"## {wl} on {prof}, {dev}", "", "| | " + " | ".join(head) + " |",
-               "| --- |" + " ---: |" * len(head)]
+        md += [f"## {wl} on {prof}, {dev}", ""] + _machine(b or p) + [
+               "| | " + " | ".join(head) + " |", "| --- |" + " ---: |" * len(head)]
         for key, name in METRICS:
             cols = []
             for sd in sides:

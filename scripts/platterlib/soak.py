@@ -40,6 +40,9 @@ def check_args(a):
     k = expspec.check_kernel(a.kernel, "soak: --kernel", os.getcwd())
     a.kernel, a.kernel_label = kernelspec.run_spec(k), k["label"]
     expspec.check_profile(a.profile, "soak: --profile", os.getcwd())
+    if a.cpu:
+        a.cpu = expspec.cpu_arg(a.cpu, os.getcwd())
+        expspec.check_cpu(device(a), "soak: --cpu", os.getcwd())
     if a.slice_kib % 4:
         raise cli.BadInput(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
     if a.stride_mib << 10 < a.slice_kib:
@@ -56,8 +59,8 @@ def device(a):
     write cache follow it as in the power-cut campaigns (NVMe and scsi-hd
     advertise FUA and the drive serves it natively, virtio-blk has none,
     sata advertises it and libata's default leaves it unused, so the drive
-    has none either; the write cache on)."""
-    return {"frontend": a.frontend}
+    has none either; the write cache on), and the CPU profile if any."""
+    return {"frontend": a.frontend} | ({"cpu": a.cpu} if a.cpu else {})
 
 
 def drive(a):
@@ -72,7 +75,8 @@ def device_record(a):
     return {"frontend": a.frontend, "profile": a.profile,
             "fua": "on" if devicespec.drive_fua(dev) else "off",
             "guest_fua": devicespec.guest_fua(dev),
-            "write_cache": "on" if devicespec.write_cache(dev) else "off"}
+            "write_cache": "on" if devicespec.write_cache(dev) else "off"} | \
+        ({"cpu": a.cpu} if a.cpu else {})
 
 
 def guest_args(a):
@@ -99,7 +103,7 @@ def rerun(a):
              "--jobs", str(a.jobs), "--slice-kib", str(a.slice_kib),
              "--stride-mib", str(a.stride_mib),
              "--max-sectors", str(a.max_sectors), "--seed", str(a.seed),
-             "--expect", a.expect]
+             "--expect", a.expect] + (["--cpu", a.cpu] if a.cpu else [])
     return shlex.join(words)
 
 

@@ -136,6 +136,20 @@ def test_device_cpu_profile(tmp):
             (dev, p.stderr)
 
 
+def test_report_names_the_guest_machine(tmp):
+    # each section says what guest machine its cells ran on, the CPU
+    # profile included; a sim-only cell has none to name
+    from platterlib import report
+    run = {"smp": "8", "icount": "shift=0,sleep=off,ipns=3,charge-io=2400",
+           "cpu": "skylake-sp-kvm", "cpu_sha256": "0123456789abcdef"}
+    line = report._machine({"guest": {"raw": {"run": run}}})[0]
+    assert "8 vCPU(s)" in line and "`skylake-sp-kvm` (sha256 0123456789abcdef)" in line and \
+        "ipns=3,charge-io=2400" in line, line
+    del run["cpu"]
+    assert "no CPU profile" in report._machine({"guest": {"raw": {"run": run}}})[0]
+    assert report._machine({"guest": None, "sim": {}}) == []
+
+
 def test_bad_input(tmp):
     for args, needle in ((["compare", "no-such"], "no experiment 'no-such'"),
                          (["compare", "seed-fops", "--sim-only", "--shard", "4/3"], "--shard"),
@@ -743,6 +757,8 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("recorded commands name no checkout path", test_commands_do_not_name_the_checkout),
          ("guest command at the largest runtime, vCPUs and ipns", test_guest_command_at_the_bounds),
          ("a device's CPU profile: run-guest --cpu, refused when bad", test_device_cpu_profile),
+         ("the report names the guest machine and its CPU profile",
+          test_report_names_the_guest_machine),
          ("bad input", test_bad_input),
          ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
