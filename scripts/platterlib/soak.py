@@ -43,6 +43,9 @@ def check_args(a):
     if a.cpu:
         a.cpu = expspec.cpu_arg(a.cpu, os.getcwd())
         expspec.check_cpu(device(a), "soak: --cpu", os.getcwd())
+    if a.scsi_retries is not None and a.frontend not in ("sata", "scsi-hd"):
+        raise cli.BadInput(f"platter: soak: --scsi-retries applies to sata and scsi-hd "
+                           f"(SCSI disks in the guest), not {a.frontend}")
     if a.slice_kib % 4:
         raise cli.BadInput(f"platter: soak: --slice-kib {a.slice_kib} is not a multiple of 4")
     if a.stride_mib << 10 < a.slice_kib:
@@ -76,11 +79,14 @@ def device_record(a):
             "fua": "on" if devicespec.drive_fua(dev) else "off",
             "guest_fua": devicespec.guest_fua(dev),
             "write_cache": "on" if devicespec.write_cache(dev) else "off"} | \
-        ({"cpu": a.cpu} if a.cpu else {})
+        ({"cpu": a.cpu} if a.cpu else {}) | \
+        ({"scsi_retries": a.scsi_retries} if a.scsi_retries is not None else {})
 
 
 def guest_args(a):
-    return ["--jobs", str(a.jobs), "--slice", f"{a.slice_kib}K",
+    # (the guest's soak script takes --scsi-retries first and sets it itself)
+    return (["--scsi-retries", str(a.scsi_retries)] if a.scsi_retries is not None else []) + [
+            "--jobs", str(a.jobs), "--slice", f"{a.slice_kib}K",
             "--stride", f"{a.stride_mib}M",
             "--requests", str(a.requests), "--max-sectors", str(a.max_sectors),
             "--seed", str(a.seed)]
@@ -103,7 +109,8 @@ def rerun(a):
              "--jobs", str(a.jobs), "--slice-kib", str(a.slice_kib),
              "--stride-mib", str(a.stride_mib),
              "--max-sectors", str(a.max_sectors), "--seed", str(a.seed),
-             "--expect", a.expect] + (["--cpu", a.cpu] if a.cpu else [])
+             "--expect", a.expect] + (["--cpu", a.cpu] if a.cpu else []) + \
+        (["--scsi-retries", str(a.scsi_retries)] if a.scsi_retries is not None else [])
     return shlex.join(words)
 
 
