@@ -6,6 +6,8 @@
  * falls back to poweroff -f. */
 #include <stdio.h>
 #include <sys/io.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "parse.h"
 
@@ -19,6 +21,15 @@ int main(int argc, char **argv)
     uint64_t code;
     if (parse_u64(argv[1], &code) || code > 127)
         code = 127;
+    /*
+     * The result the caller just echoed may still sit in the console's tty
+     * and UART buffers: QEMU exits at the port write, and the host would
+     * read a cut result.  Each byte out is a port access, and with a CPU
+     * profile that charges them (run-guest --cpu) the last few KiB took
+     * longer than the caller's sync: a 16-job fio result ended mid-line.
+     * (Not a terminal: nothing to wait for.)
+     */
+    tcdrain(STDOUT_FILENO);
     if (ioperm(0xf4, 1, 1) != 0) {
         perror("platter-exit: ioperm");
         return 1;
