@@ -153,7 +153,7 @@ def check_charged():
 def check_malformed():
     for text in ("icount-vcpu cpu=0 clock_ns=x", "icount-vcpu cpu",
                  "icount-vcpu-samples cpus=2 1:2:3",
-                 "icount-vcpu-samples cpus=1 charged=1 1:2:3:4",
+                 "icount-vcpu-samples cpus=1 per=insns,spun,irqs,ipis,charged 1:2:3:4",
                  "icount-vcpu-samples cpus=1 charged=x 1:2:3:4",
                  "hddmodel-samples node=a 1:2"):
         try:
