@@ -125,6 +125,12 @@ def icount_options(values):
 
 def resolve(spec):
     """(name, sha256 of the file's bytes (16 hex digits), icount options)."""
+    name, sha, values = load(spec)
+    return name, sha, icount_options(values)
+
+
+def load(spec):
+    """(name, sha256 of the file's bytes (16 hex digits), parsed values)."""
     path = path_of(spec)
     try:
         with open(path, "rb") as f:
@@ -140,7 +146,7 @@ def resolve(spec):
     name = name[:-4] if name.endswith(".cpu") else name
     if not NAME_RE.match(name):
         raise BadProfile(f"{path}: its name '{name:.40}' is not letters, digits and . _ -")
-    return name, hashlib.sha256(data).hexdigest()[:16], icount_options(values)
+    return name, hashlib.sha256(data).hexdigest()[:16], values
 
 
 def main(argv):

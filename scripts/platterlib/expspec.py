@@ -305,9 +305,8 @@ def device_ipns(dev):
     else ipns (default 1)."""
     if "cpu" in dev:
         try:
-            _, _, opts = cpuprofile.resolve(dev["cpu"])
-            return int(opts.split(",")[0].split("=")[1])
-        except (cpuprofile.BadProfile, OSError):
+            return cpuprofile.load(dev["cpu"])[2]["ipns"]
+        except cpuprofile.BadProfile:
             return 1
     return dev.get("ipns", 1)
 
