@@ -123,7 +123,8 @@ SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-(10 ** 30), max_value=10 ** 30),
     st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(
         [0, -1, 1 << 63, 1 << 64, 1e308, 0.3, 100001, "", "-200%", "/etc/passwd",
-         "../../x", "x" * 300, "--trace-out", "seq", "nvme", "base"]),
+         "../../x", "x" * 300, "--trace-out", "seq", "nvme", "base", "skylake-sp-kvm",
+         "plain", "x.cpu", "/etc/passwd.cpu"]),
     st.text(max_size=40))
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)),
@@ -192,6 +193,9 @@ def load(rel):
 
 
 SEED_FOPS = json.loads(load("scripts/experiments/seed-fops.json"))
+# the same with a device's CPU profile (the "cpu" key), for the mutations to reach it
+SEED_FOPS_CPU = json.loads(json.dumps(SEED_FOPS))
+SEED_FOPS_CPU["devices"][0]["cpu"] = "skylake-sp-kvm"
 CAMPAIGN = json.loads(load("scripts/campaigns/fops-nvme.json"))
 RAW_JSON = st.one_of(st.text(max_size=200), st.sampled_from([
     "[" * 5000 + "]" * 5000, '{"a": 1, "a": 2}', "1" * 5000, "1e999", "NaN", "-Infinity"]))
@@ -207,7 +211,7 @@ def spec_text(base):
 
 
 @SETTINGS
-@given(spec_text(SEED_FOPS))
+@given(st.one_of(spec_text(SEED_FOPS), spec_text(SEED_FOPS_CPU)))
 def experiment_spec(text):
     with scratch() as d:
         spec = write(d, "spec.json", text)
