@@ -102,15 +102,18 @@ def user_fio_jobs(tmp):
 
 
 def exec_script(tmp):
-    # a user's script against a fresh ext4: its stdout and exit status
+    # a user's script against a fresh ext4: its stdout and exit status; and
+    # the guide's promise that the guest has fio (exec once had an
+    # initramfs without it)
     script = write(os.path.join(tmp, "t.sh"), "echo dev=$PLATTER_DEV dir=$PLATTER_DIR\n"
                    "dd if=/dev/zero of=$PLATTER_DIR/f bs=4k count=8 conv=fsync 2>/dev/null\n"
-                   "ls $PLATTER_DIR\nexit 3\n")
+                   "ls $PLATTER_DIR\nfio --version >/dev/null && echo fio-runs\nexit 3\n")
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "exec", script,
                         "--fs", "ext4", "--runtime", "1"], capture_output=True, text=True)
     assert p.returncode == 3, (p.returncode, p.stderr[-2000:])
     assert p.stdout.splitlines()[0] == "dev=/dev/vda dir=/mnt" and "f" in p.stdout.split(), \
         p.stdout
+    assert "fio-runs" in p.stdout.split(), p.stdout
 
 
 def drives_from_data(tmp):
