@@ -3,9 +3,10 @@
 # regression whose size can be predicted): issue 24's concurrent O_DIRECT
 # writers (32 jobs of 4 KiB random writes through io_uring, queue depth 64,
 # force_async=4) on the raw test device, 0.5 s of ramp then PLATTER_RUNTIME
-# measured; fio's JSON on stdout.  Then, on stderr, the hold time of the
-# lock that guest-tests/kernel/patches/lock-serialize-blkdev-dio-writes.patch
-# adds (absent on a kernel without it).  Run with `run-guest ... exec` or
+# measured; fio's JSON on stdout.  Then, on stderr, the hold and hand-off
+# times of the lock that
+# guest-tests/kernel/patches/lock-serialize-blkdev-dio-writes.patch adds
+# (absent on a kernel without it).  Run with `run-guest ... exec` or
 # `platter exec` on --fs none.
 . /platter/lib/fiotime.sh
 runtime=$(fio_runtime "${PLATTER_RUNTIME:-1}") || exit 2
@@ -15,5 +16,6 @@ fio --name=writers --filename="$PLATTER_DEV" --ioengine=io_uring --rw=randwrite 
     --output-format=json+ || exit 1
 p=/sys/module/fops/parameters
 if [ -r $p/lock_held_ns ]; then
-    echo "lock_held_ns=$(cat $p/lock_held_ns) lock_held_writes=$(cat $p/lock_held_writes)" >&2
+    echo "lock_held_ns=$(cat $p/lock_held_ns) lock_held_writes=$(cat $p/lock_held_writes)" \
+        "lock_handoff_ns=$(cat $p/lock_handoff_ns)" >&2
 fi
