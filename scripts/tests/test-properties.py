@@ -360,6 +360,24 @@ def run_guest_check(words):
         check_run("run-guest --check", [RUN_GUEST, "--check"] + words, d, [])
 
 
+BENCH_LOCK = os.path.join(ROOT, "scripts", "bench-lock-regression")
+BENCH_WORDS = st.sampled_from([
+    "--cpu", "plain", "skylake-sp-kvm", "nope", "--smp", "8", "0", "-3", "--runtime", "0.3",
+    "nan", "inf", "-1", "1e400", "--tolerance", "10", "0", "--profile", "990pro",
+    "--json", "out.json", "x" * 300, "", "--bogus"])
+
+
+@SETTINGS
+@given(st.lists(BENCH_WORDS, max_size=10))
+def bench_lock_argv(words):
+    """bench-lock-regression's options: every value through its parser and
+    checks (a final --smp 1 keeps any input from starting guests: each
+    ends with status 2 and one line, or --help's 0)."""
+    with scratch() as d:
+        check_run("bench-lock-regression", [BENCH_LOCK] + words + ["--smp", "1"], d,
+                  ["out.json"])
+
+
 HOST_SH = os.path.join(ROOT, "scripts", "lib", "host.sh")
 
 
@@ -387,7 +405,7 @@ def firmware_version(data):
 
 
 TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, trace,
-           platter_argv, sim_argv, run_guest_check, firmware_version]
+           platter_argv, sim_argv, run_guest_check, bench_lock_argv, firmware_version]
 
 
 def counted(target):
