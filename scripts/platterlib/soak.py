@@ -168,13 +168,6 @@ def device_line(d):
             f"{'on' if d['write_cache'] == 'on' else 'off'}).")
 
 
-# What a soak's drive trace promises per front end: on sata two runs of one
-# command differ, cuts or none (docs/results/soak/sata/README.md)
-REPEATS = {None: "the same on every run of this command",
-           "sata": "not the same on every run on sata yet: host timing reaches the "
-                   "guest there, docs/results/soak/sata/README.md"}
-
-
 def markdown(rec):
     g = rec.get("guest")
     lines = ["# Power-cut soak", "", f"`{rec['rerun']}`", "",
@@ -198,8 +191,8 @@ def markdown(rec):
                   f"{cyc.get('lost_extents', 0)} extents and failed "
                   f"{cyc.get('dropped_requests', 0)} requests in flight at its cuts.  "
                   f"Host time {rec['host_s']} s.", "",
-                  f"The drive's trace of every command (`{TRACE}`, "
-                  f"{REPEATS.get(rec['device']['frontend'], REPEATS[None])}): SHA-256 "
+                  f"The drive's trace of every command (`{TRACE}`, the same on every "
+                  f"run of this command): SHA-256 "
                   f"`{rec['drive_trace']['sha256']}`, {rec['drive_trace']['bytes']} "
                   f"bytes; the drive got {rec['drive_trace']['fua_writes']} FUA writes and "
                   f"{rec['drive_trace']['flushes']} flushes.", "",

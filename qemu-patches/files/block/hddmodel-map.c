@@ -7,7 +7,10 @@
  * fails (they are dropped).  The driver keeps a second map of durable data
  * not yet written to the image, which it writes out in batches.  A
  * GSequence of non-overlapping extents sorted by offset; a newer write
- * replaces what it overlaps.
+ * replaces what it overlaps.  A cut never copies data: the pieces of an
+ * extent that survive keep pointing into its buffer, which is shared and
+ * freed with the last of them (a destage takes a large write apart a piece
+ * at a time, and copying the rest at each step is quadratic).
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -21,7 +24,8 @@
 typedef struct HddExtent {
     uint64_t offset;
     uint64_t length;
-    uint8_t *data;              /* at least length bytes */
+    GBytes *buf;                /* holds data; shared with split-off pieces */
+    const uint8_t *data;        /* at least length bytes, inside buf */
 } HddExtent;
 
 struct HddMap {
@@ -40,7 +44,7 @@ static void hdd_extent_free(gpointer p)
 {
     HddExtent *e = p;
 
-    g_free(e->data);
+    g_bytes_unref(e->buf);
     g_free(e);
 }
 
@@ -112,18 +116,23 @@ void hdd_map_cut(HddMap *map, uint64_t offset, uint64_t length,
         }
         map->bytes -= hi - lo;
 
-        if (hi < e_end) {
-            /* the tail survives as an extent of its own */
+        if (lo > e->offset && hi < e_end) {
+            /* head and tail survive: the tail is a new extent on e's buffer */
             HddExtent *tail = g_new(HddExtent, 1);
 
             tail->offset = hi;
             tail->length = e_end - hi;
-            tail->data = g_memdup2(e->data + (hi - e->offset), tail->length);
+            tail->buf = g_bytes_ref(e->buf);
+            tail->data = e->data + (hi - e->offset);
             g_sequence_insert_sorted(map->extents, tail, hdd_extent_cmp, NULL);
-        }
-        if (lo > e->offset) {
-            /* the head survives in place; its buffer keeps the old size */
             e->length = lo - e->offset;
+        } else if (lo > e->offset) {
+            e->length = lo - e->offset;
+        } else if (hi < e_end) {
+            /* the tail survives in place: its order among extents holds */
+            e->data += hi - e->offset;
+            e->length = e_end - hi;
+            e->offset = hi;
         } else {
             g_sequence_remove(it);
         }
@@ -156,6 +165,7 @@ void hdd_map_put(HddMap *map, uint64_t offset, uint64_t length, uint8_t *data)
     hdd_map_cut(map, offset, length, NULL, NULL);
     e->offset = offset;
     e->length = length;
+    e->buf = g_bytes_new_take(data, length);
     e->data = data;
     g_sequence_insert_sorted(map->extents, e, hdd_extent_cmp, NULL);
     map->bytes += length;
