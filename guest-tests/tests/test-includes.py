@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The arrows between the C folders that includes can break; prints TAP.
 
 usage: test-includes.py [SOURCE_ROOT]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """powercut-write and powercut-verify on a host file: what the writer
 acknowledges the verifier accepts, and every kind of damage is a loss.
 usage: test-powercut-tools.py BUILD_DIR/guest-tests   (TAP on stdout)"""

@@ -45,7 +45,7 @@ cli_check() {
 # "expected WHAT" or "too large: at most MAX_WHAT".
 cli_check_size() {
     local bytes
-    bytes=$(PYTHONPATH="$(dirname "$(readlink -f "$0")")" python3 -m platterlib.cli size "$2" "$3" "$4") &&
+    bytes=$(PYTHONPATH="$(dirname "$(readlink -f "$0")")" /usr/bin/python3 -m platterlib.cli size "$2" "$3" "$4") &&
         [ "$bytes" != 0 ] || cli_fail "$1 '$2': expected $6"
     cli_check_max "$1" "$2" "$bytes" "$5" "$7"
 }

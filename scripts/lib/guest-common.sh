@@ -10,7 +10,7 @@ platter_root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 
 # kernelspec check|shell|label SPEC | with-fs SPEC FS: the one kernel-spec
 # parser (scripts/platterlib/kernelspec.py)
-kernelspec() { PYTHONPATH="$platter_root/scripts" python3 -m platterlib.kernelspec "$@"; }
+kernelspec() { PYTHONPATH="$platter_root/scripts" /usr/bin/python3 -m platterlib.kernelspec "$@"; }
 
 # Diagnostics go to stderr; stdout carries only machine-readable output.
 say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
@@ -45,20 +45,34 @@ need_pkgs() {
     die "missing packages:$missing; run scripts/setup-host --guest, or: apt-get install$missing"
 }
 
-# Content hash of files and strings (order matters), short hex.
-hash_inputs() {
-    for x in "$@"; do
-        if [ -f "$x" ]; then printf 'file %s\n' "${x##*/}"; cat "$x"
-        else printf 'str %s\n' "$x"; fi
-    done | sha256sum | cut -c1-16
-}
+# Content hash of files and strings (order matters), short hex: SHA-256 of
+# "file NAME\n" and the file's bytes for a file (NAME its last path
+# component), "str TEXT\n" for anything else.
+hash_inputs() { hash_tool hash "$@"; }
 # What hash_inputs hashes, one input a line ("file NAME SHA256" or
 # "str TEXT"): how a cache key came about, for --print-inputs.
-hash_listing() {
-    for x in "$@"; do
-        if [ -f "$x" ]; then printf 'file %s %s\n' "${x##*/}" "$(sha256sum < "$x" | cut -c1-64)"
-        else printf 'str %s\n' "$x"; fi
-    done
+hash_listing() { hash_tool list "$@"; }
+# (one python3 for all the inputs: a cat or sha256sum per file made a key
+# cost seconds on a host where starting a process is slow)
+hash_tool() {
+    /usr/bin/python3 - "$@" <<'PY'
+import hashlib, os, sys
+mode, h = sys.argv[1], hashlib.sha256()
+for x in map(os.fsencode, sys.argv[2:]):
+    data = None
+    if os.path.isfile(x):
+        with open(x, "rb") as f:
+            data = f.read()
+    line = (b"file " + os.path.basename(x)) if data is not None else b"str " + x
+    if mode == "hash":
+        h.update(line + b"\n" + (data or b""))
+    elif data is not None:
+        sys.stdout.buffer.write(line + b" " + hashlib.sha256(data).hexdigest().encode() + b"\n")
+    else:
+        sys.stdout.buffer.write(line + b"\n")
+if mode == "hash":
+    print(h.hexdigest()[:16])
+PY
 }
 
 # Run "$@" holding an exclusive lock on file $LOCK (concurrent builds of the

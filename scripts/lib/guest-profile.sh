@@ -74,7 +74,7 @@ gprof_write() {
         printf '{"period":%s,"error":"QEMU wrote no samples"}' "$gprof_period"
         return 0
     fi
-    if ! s=$(PYTHONPATH="$platter_root/scripts" python3 -m platterlib.guestprofile write \
+    if ! s=$(PYTHONPATH="$platter_root/scripts" /usr/bin/python3 -m platterlib.guestprofile write \
              --samples "$work/pcprof.txt" --system-map "$gprof_system_map" \
              --out "$gprof_dir" --title "$title"); then
         say "warning: --profile-guest: no profile written"
@@ -82,7 +82,7 @@ gprof_write() {
         return 0
     fi
     say "guest profile: $gprof_dir/profile.txt, $gprof_dir/flamegraph.svg"
-    python3 -c 'import json, sys
+    /usr/bin/python3 -c 'import json, sys
 s = json.loads(sys.argv[3])
 print(json.dumps({"period": int(sys.argv[1]), "stacks": sys.argv[4], "dir": sys.argv[2],
                   "samples": s["samples"], "top": s["top"]}, separators=(",", ":")))' \

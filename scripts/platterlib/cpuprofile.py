@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """CPU profiles: how fast a guest's virtual CPU is, as data with sources.
 
 A profile (scripts/cpus/NAME.cpu, or any file) is `key = value` lines,

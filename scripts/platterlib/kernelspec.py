@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Kernel specs: the one parser of how a guest kernel is named, wherever
 one is (experiment pairs, `platter compare --base/--patched`, run-guest
 --kernel, build-kernel).  A spec is one of

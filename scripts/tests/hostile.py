@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The hostile-input table for the scripts (hostile.tsv); prints TAP.
 usage: hostile.py PLATTER_SIM [TABLE]
 

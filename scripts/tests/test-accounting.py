@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A cell's time accounting on the host: QEMU's accounting lines (in the
 format qemu-patches 0010 and the hddmodel driver print at exit) read into
 the result's "accounting", the measured window, the steady-state flag,

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/apt-trixie run side by side: prints TAP.
 
 build-qemu and build-kernel fetch their sources through apt-trixie at the

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """platter cache export/import between two clones, with the real builds:
 prints TAP.  usage: test-cache-exchange.py PLATTER_SIM
 

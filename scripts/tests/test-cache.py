@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """platter cache list/export/import on fake caches; prints TAP.
 usage: test-cache.py
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """CPU profiles (scripts/cpus, scripts/platterlib/cpuprofile.py): the
 shipped profiles read and convert to QEMU's -icount options, the integer
 conversion from cycles to instructions, and every kind of bad profile is

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A cell's runtime as fio reads it (issue 27): fio 3.33 reads a plain
 --runtime=0.3 as 0 s, no limit, so the guest's fio test passes it in
 microseconds (guest-tests/initramfs/lib/fiotime.sh, run here by the host's

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """README's first use, in a fresh clone: prints TAP.
 usage: test-first-use.py [--runtime S] [--keep DIR]
 

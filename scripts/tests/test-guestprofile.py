@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The guest profile's host side (scripts/platterlib/guestprofile.py) on a
 made-up System.map and plugin output: naming addresses, the perf-style
 report, the flame graph, the period's bounds and the command line's

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The import graph of scripts/platterlib: no cycle, and none hidden by an
 import inside a function (issue 25: cache and experiment imported each
 other that way, and report and summary); paths, the leaf, imports nothing

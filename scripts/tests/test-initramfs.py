@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """build-initramfs: one cache key, one initramfs; prints TAP.
 usage: test-initramfs.py
 

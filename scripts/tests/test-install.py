@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """meson install into a temporary DESTDIR, then the installed platter from
 outside the checkout, through PATH: --version, a sim-only compare (its
 report under the working directory) and `platter sim`; prints TAP.

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """jsondiff.paths, what a determinism check prints when two runs differ:
 no line for equal values, a line naming the path for each difference (up
 to the limit), whatever the nesting.  Prints TAP."""

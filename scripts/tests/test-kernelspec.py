@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Kernel specs (scripts/platterlib/kernelspec.py) on small real git trees, the
 compare matrix they make, and the guest's boot-time option check
 (guest-tests/initramfs/lib/options.sh) on made-up sysfs trees; prints TAP.

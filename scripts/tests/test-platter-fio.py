@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """fio jobs from anywhere, on the host: job files checked before a guest
 starts, and fio's json+ output (made here by the host's own fio on a file,
 the same Debian fio the guest runs) read with Python's json into the stats

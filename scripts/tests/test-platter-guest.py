@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Guest cells end to end (needs the patched QEMU and a guest kernel, both
 built and cached by the scripts): one short seed-fops cell per kernel run
 twice gives byte-identical results, and the mechanism shows in the guest's

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/platter checks that need no guest (sim-only cells); prints TAP.
 usage: test-platter.py PLATTER_SIM"""
 import json, os, re, subprocess, sys

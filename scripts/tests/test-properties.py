@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Property-based hostile input (issue 27), with Debian's python3-hypothesis:
 inputs generated from the real files (a shipped experiment, campaign,
 report, profile, trace, a cache archive) by mutation, and argument vectors

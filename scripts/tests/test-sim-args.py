@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Every argument of a guest dsync test reaches the sim's prediction, or
 the cell says why there is none (issue 27: --offset and --seed were
 dropped, and the sim column showed the offset-0 figure).  Runs compare

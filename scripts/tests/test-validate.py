@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """scripts/validate's verdicts against a stand-in platter-sim; prints TAP.
 
 The stand-in prints a --dump-profile and fio JSON reports whose figures

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Seed the `options` fuzz target's corpus with the hostile cases
 (sim/tests/hostile/cases.tsv): each case's arguments, NUL-separated, and
 its input file after "\\0\\0" (fuzz-options.c documents the format).

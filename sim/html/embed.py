@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Write a C file defining one string per asset: embed.py OUT NAME=FILE...
 
 The page platter-sim --html writes is self-contained, so its template,

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The sim's fio workload on many in-flight slots, against a CPU-time bound
 (issue 27: fio_next_wake scanned every slot at every step, so 4096 jobs of
 iodepth 64 took 94 s; with the slot heap it is a few seconds).  CPU time

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The --html pages in a real browser (headless Debian chromium); prints TAP.
 
 usage: test-html-browser.py PLATTER_SIM [--shots DIR]

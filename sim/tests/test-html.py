@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """platter-sim --html checks without a browser; prints TAP.
 
 usage: test-html.py PLATTER_SIM

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """platter-sim end-to-end checks; prints TAP.  usage: test-sim.py PLATTER_SIM"""
 import json, os, subprocess, sys, tempfile
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """platter-sim --timeline checks; prints TAP.
 
 usage: test-timeline.py PLATTER_SIM

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The hostile-input corpus for platter-sim; prints TAP.
 
 usage: run.py PLATTER_SIM [CASES.tsv]
