@@ -4,21 +4,25 @@ import tempfile
 
 
 def run(checks, with_tmpdir=False):
-    """checks: [(name, fn)]; fn() or fn(tmpdir).  Exits with the verdict."""
-    results = []
-    for name, fn in checks:
+    """checks: [(name, fn)]; fn() or fn(tmpdir).  Exits with the verdict.
+    Each result is printed as its check ends (the plan comes last, which TAP
+    allows), so a run that is stopped or times out still shows how far it
+    got."""
+    passed = 0
+    for i, (name, fn) in enumerate(checks, 1):
+        why = ""
         try:
             if with_tmpdir:
                 with tempfile.TemporaryDirectory() as tmp:
                     fn(tmp)
             else:
                 fn()
-            results.append((True, name, ""))
         except Exception as e:  # report every failure, keep going
-            results.append((False, name, f"{type(e).__name__}: {e}"))
-    print(f"1..{len(results)}")
-    for i, (ok, name, why) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} {name}")
+            why = f"{type(e).__name__}: {e}"
+        passed += not why
+        print(f"{'not ok' if why else 'ok'} {i} {name}")
         if why:
             print("# " + why.replace("\n", "\n# "))
-    sys.exit(0 if all(r[0] for r in results) else 1)
+        sys.stdout.flush()
+    print(f"1..{len(checks)}")
+    sys.exit(0 if passed == len(checks) else 1)

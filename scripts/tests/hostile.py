@@ -42,6 +42,7 @@ Nothing here may build or boot anything: the environment points
 PLATTER_CACHE where nothing can be created and PLATTER_QEMU at no binary,
 so a row that got past its check fails fast instead of building.
 """
+import concurrent.futures
 import json
 import os
 import re
@@ -198,12 +199,23 @@ def rows():
         yield n, int(cols[0]), cols[1], cols[2], cols[3]
 
 
-def check(fix, status, err_frag, out_frag, command):
+def start(pool, fix, out_frag, command):
+    """The row's command, its fixtures made here (one thread), run in the pool."""
     argv = [fix.expand(w) for w in shlex.split(command)]
-    with open("/dev/full", "w") as full:
-        p = subprocess.run(argv, cwd=ROOT, env=ENV, text=True,
-                           stdout=full if out_frag == "DEVFULL" else subprocess.PIPE,
-                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60)
+
+    def run():
+        with open("/dev/full", "w") as full:
+            return subprocess.run(argv, cwd=ROOT, env=ENV, text=True,
+                                  stdout=full if out_frag == "DEVFULL" else subprocess.PIPE,
+                                  stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  timeout=60)
+    return pool.submit(run)
+
+
+def check(started, status, err_frag, out_frag):
+    if isinstance(started, Exception):
+        raise started
+    p = started.result()
     if out_frag == "DEVFULL":
         p.stdout, out_frag = "", "-"
     what = f"exit {p.returncode}, stdout {p.stdout[-300:]!r}, stderr {p.stderr[-600:]!r}"
@@ -228,10 +240,18 @@ def main():
     tmp = tempfile.mkdtemp(prefix="platter-hostile-")
     try:
         fix = Fixtures(tmp)
-        checks = [(f"{TABLE.rsplit('/', 1)[-1]}:{n}: {cmd}",
-                   lambda s=s, e=e, o=o, cmd=cmd: check(fix, s, e, o, cmd))
-                  for n, s, e, o, cmd in rows()]
-        tap.run(checks)
+        # the rows are independent: their commands run side by side, one
+        # per core (a row is mostly process start-up), checked in order
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            checks = []
+            for n, s, e, o, cmd in rows():
+                try:
+                    started = start(pool, fix, o, cmd)
+                except Exception as ex:  # a fixture that cannot be made fails its row
+                    started = ex
+                checks.append((f"{TABLE.rsplit('/', 1)[-1]}:{n}: {cmd}",
+                               lambda st=started, s=s, e=e, o=o: check(st, s, e, o)))
+            tap.run(checks)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
