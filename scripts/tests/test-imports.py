@@ -2,8 +2,10 @@
 """The import graph of scripts/platterlib: no cycle, and none hidden by an
 import inside a function (issue 25: cache and experiment imported each
 other that way, and report and summary); paths, the leaf, imports nothing
-of platter's.  Read from the source with ast, nothing is imported.  Prints
-TAP.  usage: test-imports.py"""
+of platter's.  Read from the source with ast, nothing is imported.  And
+every Python program of the project starts Debian's /usr/bin/python3 (its
+python3-* modules are what setup-host installs; a pyenv shim first on PATH
+cost about a second a start).  Prints TAP.  usage: test-imports.py"""
 import ast
 import glob
 import os
@@ -63,6 +65,25 @@ def check_leaf():
     assert imports()["devicespec"] == set(), imports()["devicespec"]
 
 
+def check_shebangs():
+    """No '#!/usr/bin/env python3' (or any other python) in the tree's programs."""
+    wrong = []
+    for top in ("scripts", "sim", "guest-tests", "hw-model"):
+        for d, _, files in os.walk(os.path.join(paths.ROOT, top)):
+            for f in files:
+                path = os.path.join(d, f)
+                try:
+                    with open(path, "rb") as fh:
+                        first = fh.readline()
+                except OSError:
+                    continue
+                if first.startswith(b"#!") and b"python" in first and \
+                        first.strip() != b"#!/usr/bin/python3":
+                    wrong.append(f"{os.path.relpath(path, paths.ROOT)}: {first.strip().decode()}")
+    assert not wrong, wrong
+
+
 tap.run([("no platterlib import inside a function", check_no_lazy),
          ("the platterlib import graph has no cycle", check_acyclic),
-         ("paths and devicespec import nothing of platter's", check_leaf)])
+         ("paths and devicespec import nothing of platter's", check_leaf),
+         ("every Python program starts /usr/bin/python3", check_shebangs)])

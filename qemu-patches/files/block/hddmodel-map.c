@@ -116,17 +116,19 @@ void hdd_map_cut(HddMap *map, uint64_t offset, uint64_t length,
         }
         map->bytes -= hi - lo;
 
-        if (lo > e->offset && hi < e_end) {
-            /* head and tail survive: the tail is a new extent on e's buffer */
-            HddExtent *tail = g_new(HddExtent, 1);
+        if (lo > e->offset) {
+            if (hi < e_end) {
+                /* the tail survives too: a new extent on e's buffer */
+                HddExtent *tail = g_new(HddExtent, 1);
 
-            tail->offset = hi;
-            tail->length = e_end - hi;
-            tail->buf = g_bytes_ref(e->buf);
-            tail->data = e->data + (hi - e->offset);
-            g_sequence_insert_sorted(map->extents, tail, hdd_extent_cmp, NULL);
-            e->length = lo - e->offset;
-        } else if (lo > e->offset) {
+                tail->offset = hi;
+                tail->length = e_end - hi;
+                tail->buf = g_bytes_ref(e->buf);
+                tail->data = e->data + (hi - e->offset);
+                g_sequence_insert_sorted(map->extents, tail, hdd_extent_cmp,
+                                         NULL);
+            }
+            /* the head survives in place */
             e->length = lo - e->offset;
         } else if (hi < e_end) {
             /* the tail survives in place: its order among extents holds */
