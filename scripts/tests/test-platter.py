@@ -751,6 +751,16 @@ def test_firmware_version(tmp):
                for ln in p.stdout.splitlines()), p.stdout
 
 
+def test_help_names_every_frontend(tmp):
+    # the overview's flag vocabulary lists the front ends the specs take
+    # (it once left out sata, added after it was written)
+    p = run("--help")
+    assert p.returncode == 0, p.stderr
+    line = next((ln for ln in p.stdout.splitlines() if "--frontend" in ln), "")
+    for fe in expspec.DEVICE_KEYS["frontend"][1]:
+        assert fe in line.split("--frontend", 1)[1], f"--help's '{line}' lacks {fe}"
+
+
 tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape),
          ("shard and merge", test_shard_and_merge),
          ("vCPUs and blk-flush queues", test_vcpus_and_flush_queues),
@@ -777,5 +787,6 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("--out: a rerun replaces its report, nothing else is overwritten", test_output_hygiene),
          ("the headline: compare's last lines, report.md's first table", test_headline),
          ("bisect: the search, skips and the result, on stand-in cells", test_bisect_driver),
-         ("--kernels: three kernels side by side", test_kernels_side_by_side)],
+         ("--kernels: three kernels side by side", test_kernels_side_by_side),
+         ("--help names every front end", test_help_names_every_frontend)],
         with_tmpdir=True)
