@@ -119,7 +119,9 @@ def check_figures(summary):
     for i, point in enumerate(summary["cdf_us"]):
         if not isinstance(point, (list, tuple)) or len(point) != 2:
             raise ValueError(f"cdf_us[{i}] is {point!r:.40}, not a pair")
-        figure(f"cdf_us[{i}]", point[0])
+        # a point's fraction is never absent: the plot's axis is 1/(1-f)
+        if type(point[0]) not in (int, float) or not 0 <= point[0] <= 1:
+            raise ValueError(f"cdf_us[{i}] is {point[0]!r:.40}, not a fraction in [0, 1]")
         figure(f"cdf_us[{i}]", point[1])
 
 
