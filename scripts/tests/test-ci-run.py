@@ -53,8 +53,7 @@ def a_failed_lane_fails_the_run(tmp):
     before = ci_logs()
     p = run(stand_in(tmp, "    step k1 true\n    step k2 false\n    step k3 true",
                      "    step q1 sleep 1\n    step q2 true",
-                     "lane kernels\nlane qemu\njoin kernels\njoin qemu\n"
-                     '[ -z "$failed" ] || { echo ".ci/run: FAILED:$failed" >&2; exit 1; }\n'),
+                     "lane kernels\nlane qemu\njoin kernels\njoin qemu\nverdict\n"),
             tmp)
     assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
     assert ".ci/run: FAILED: kernels" in p.stderr, p.stderr
