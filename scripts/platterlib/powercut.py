@@ -280,7 +280,7 @@ def markdown(doc):
              f"Kernel `{c['variant']}`, front end `{c['device']['frontend']}`, "
              f"profile `{c['profile']}`, cuts uniformly in "
              f"[{c['window_s'][0]}, {c['window_s'][1]}] s of virtual time; "
-             f"campaign seed {doc['meta'].get('seed')}; expected: {c.get('expect', 'no-loss')}.",
+             f"{cut_seeds_said(doc)}; expected: {c.get('expect', 'no-loss')}.",
              *(["", "**Partial report: the campaign was stopped or is still running.**"]
                if not doc["meta"].get("complete", True) else []),
              "", "| cuts | with acks | drive lost data | acknowledged writes checked | "
@@ -306,7 +306,17 @@ def markdown(doc):
     errors = [r for r in doc["cuts"] if r["verdict"] == "error"]
     if errors:
         lines += ["## Errors", ""] + [f"- seed {r['seed']}: {r['error']}" for r in errors] + [""]
+    if doc["meta"].get("seed") is None:
+        whole = f"--seeds {','.join(str(r['seed']) for r in doc['cuts'])}"
+    else:
+        whole = f"--cuts {s['cuts']} --seed {doc['meta']['seed']}"
     lines += ["Rerun one cut: `scripts/platter powercut CAMPAIGN --seeds SEED`; "
-              "the whole campaign: `scripts/platter powercut "
-              f"{c['name']} --cuts {s['cuts']} --seed {doc['meta'].get('seed')}`.", ""]
+              f"all of these: `scripts/platter powercut {c['name']} {whole}`.", ""]
     return "\n".join(lines)
+
+
+def cut_seeds_said(doc):
+    """Where the cuts' seeds came from: a campaign seed, or --seeds."""
+    if doc["meta"].get("seed") is None:
+        return "cut seeds given with `--seeds`"
+    return f"campaign seed {doc['meta']['seed']}"

@@ -398,6 +398,22 @@ def test_campaign_paths_from_its_directory(tmp):
     assert p.returncode == 0, p.stderr
 
 
+def test_campaign_report_of_given_seeds(tmp):
+    # a report of cuts run with --seeds said "campaign seed None" and told
+    # to rerun them with "--seed None", which platter refuses
+    from platterlib import powercut
+    doc = json.load(open(os.path.join(paths.ROOT, "docs", "results", "powercut",
+                                      "xfs-virtio-blk", "seeds-29-44", "report.json")))
+    doc["meta"]["seed"] = None
+    md = powercut.markdown(doc)
+    assert "None" not in md, md
+    seeds = ",".join(str(r["seed"]) for r in doc["cuts"])
+    assert f"`scripts/platter powercut xfs-virtio-blk --seeds {seeds}`" in md, md
+    doc["meta"]["seed"] = 3
+    md = powercut.markdown(doc)
+    assert "campaign seed 3;" in md and f"--cuts {len(doc['cuts'])} --seed 3`" in md, md
+
+
 def test_closed_pipe_is_silent(tmp):
     # `platter list | head -1`: a reader that went away ends platter by
     # SIGPIPE without a word, as it ends cat (it printed "cannot write the
@@ -776,6 +792,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
+         ("a report of --seeds cuts says how to rerun them", test_campaign_report_of_given_seeds),
          ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
