@@ -11,13 +11,16 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 PROFILE = os.path.join(ROOT, "hw-model", "profiles", "ideal.profile")
 
 
-def command(image, smp, ipns, threads, iters, mutex=False, quantum=None, timeout=900):
+def command(image, smp, ipns, threads, iters, mutex=False, quantum=None, timeout=900,
+            chain_rounds=True):
     """run-guest argv; image is a sparse file of at least 1 GiB."""
     cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--timeout", str(timeout),
            "--smp", str(smp), "--ipns", str(ipns), "--mem", "256M",
            "--drive-opts", f"driver=hddmodel,profile={PROFILE},file={image}"]
     if quantum is not None:
         cmd += ["--quantum", str(quantum)]
+    if not chain_rounds:
+        cmd += ["--chain-rounds", "off"]
     cmd += ["cpu-spin", "--", "--threads", str(threads), "--iters", str(iters)]
     if mutex:
         cmd.append("--mutex")

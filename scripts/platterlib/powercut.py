@@ -274,6 +274,51 @@ def write_report(out, c, records, meta):
     return doc
 
 
+def merge_parts(dirs):
+    """One campaign's reports, run in parts (--seeds), as one: (spec,
+    records, meta).  A cut may be in one part only, except that a cut that
+    could not run (an error: a host problem such as a killed QEMU) is
+    replaced by the same seed's run in another part; meta names those.
+    Raises ValueError on a part that is not a report of the same campaign."""
+    docs = []
+    for d in dirs:
+        doc = expspec.read_json(os.path.join(d, "report.json"), "a power-cut report")
+        if not isinstance(doc, dict) or doc.get("version") != REPORT_VERSION or \
+                not isinstance(doc.get("spec"), dict) or not isinstance(doc.get("cuts"), list) \
+                or not isinstance(doc.get("meta"), dict):
+            raise ValueError(f"--merge '{d}': not a power-cut report (version {REPORT_VERSION})")
+        if docs and doc["spec"] != docs[0][1]["spec"]:
+            raise ValueError(f"--merge '{d}' and '{docs[0][0]}' are reports of different "
+                             "campaigns (their specs differ)")
+        docs.append((d, doc))
+    by_seed, where, replaced = {}, {}, []
+    for d, doc in docs:
+        host = doc.get("host") if isinstance(doc.get("host"), dict) else {}
+        for r in doc["cuts"]:
+            if not isinstance(r, dict) or not isinstance(r.get("seed"), int) or \
+                    r.get("verdict") not in ("ok", "loss", "no-acks", "error"):
+                raise ValueError(f"--merge '{d}': a cut record without a seed or verdict")
+            r = dict(r, host=host.get(str(r["seed"]), {}))
+            old = by_seed.get(r["seed"])
+            if old is not None and old["verdict"] != "error" and r["verdict"] != "error":
+                raise ValueError(f"--merge: seed {r['seed']} ran in '{where[r['seed']]}' "
+                                 f"and in '{d}': a cut in two parts")
+            if old is None or (old["verdict"] == "error" and r["verdict"] != "error"):
+                if old is not None:
+                    replaced.append(r["seed"])
+                by_seed[r["seed"]], where[r["seed"]] = r, d
+            elif r["verdict"] == "error":
+                replaced.append(r["seed"])
+    seeds = list(by_seed)
+    # parts that make up a whole campaign (seed 1, the default) say so
+    whole = seeds == cut_seeds(1, len(seeds))
+    meta = {"seed": 1 if whole else None, "seeds": None if whole else ",".join(map(str, seeds)),
+            "complete": all(doc["meta"].get("complete", True) for _, doc in docs),
+            "parts": [d for d, _ in docs], "errors_rerun": sorted(set(replaced)),
+            "verify": docs[0][1]["meta"].get("verify")}
+    return docs[0][1]["spec"], list(by_seed.values()), meta
+
+
 def markdown(doc):
     c, s = doc["spec"], doc["summary"]
     lines = [f"# Power-cut campaign `{c['name']}`", "", c.get("description", ""), "",
@@ -283,6 +328,14 @@ def markdown(doc):
              f"{cut_seeds_said(doc)}; expected: {c.get('expect', 'no-loss')}.",
              *(["", "**Partial report: the campaign was stopped or is still running.**"]
                if not doc["meta"].get("complete", True) else []),
+             *(["", f"Merged from {len(doc['meta']['parts'])} parts (`platter powercut "
+                f"{c['name']} --merge DIR ...`): " +
+                ", ".join(f"`{os.path.basename(os.path.normpath(d))}`"
+                          for d in doc["meta"]["parts"]) + "." +
+                (" Cuts that could not run in one part and ran in another count once, "
+                 "as run: seeds " + ", ".join(map(str, doc["meta"]["errors_rerun"])) + "."
+                 if doc["meta"].get("errors_rerun") else "")]
+               if doc["meta"].get("parts") else []),
              "", "| cuts | with acks | drive lost data | acknowledged writes checked | "
              "lost writes | cuts with loss | errors | verdict |",
              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",

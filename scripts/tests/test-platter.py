@@ -414,6 +414,54 @@ def test_campaign_report_of_given_seeds(tmp):
     assert "campaign seed 3;" in md and f"--cuts {len(doc['cuts'])} --seed 3`" in md, md
 
 
+def test_campaign_merge(tmp):
+    # a campaign run in parts (--seeds) merges into one record
+    src = os.path.join(paths.ROOT, "docs", "results", "powercut", "xfs-virtio-blk")
+    a, b = os.path.join(src, "seeds-29-44"), os.path.join(src, "seeds-45-60")
+    out = os.path.join(tmp, "merged")
+    p = run("powercut", "xfs-virtio-blk", "--merge", a, "--merge", b, "--out", out)
+    assert p.returncode == 0, p.stderr
+    doc = json.load(open(os.path.join(out, "report.json")))
+    parts = [json.load(open(os.path.join(d, "report.json"))) for d in (a, b)]
+    assert doc["summary"]["cuts"] == 32, doc["summary"]
+    assert doc["summary"]["acked_writes_checked"] == \
+        sum(x["summary"]["acked_writes_checked"] for x in parts)
+    assert [r["seed"] for r in doc["cuts"]] == \
+        [r["seed"] for x in parts for r in x["cuts"]]
+    assert "Merged from 2 parts" in open(os.path.join(out, "report.md")).read()
+    # the same cut in two parts, the output onto a part, another campaign
+    for args, err in [(["--merge", a, "--merge", a], "a cut in two parts"),
+                      (["--merge", a, "--merge", b, "--out", a], "never overwrites"),
+                      (["--merge", a, "--seeds", "5"], "--merge takes one campaign")]:
+        argv = ["powercut", "xfs-virtio-blk", *args]
+        if "--out" not in args:
+            argv += ["--out", os.path.join(tmp, "x")]
+        p = run(*argv)
+        assert p.returncode == 2 and err in p.stderr, (args, p.returncode, p.stderr)
+    p = run("powercut", "fops-nvme", "--merge", a, "--out", os.path.join(tmp, "y"))
+    assert p.returncode == 2 and "not 'fops-nvme'" in p.stderr, p.stderr
+    # a cut that could not run in one part counts once, as its rerun ran
+    err = os.path.join(tmp, "with-error")
+    os.makedirs(err)
+    bad = json.load(open(os.path.join(a, "report.json")))
+    bad["cuts"][0] = {"seed": bad["cuts"][0]["seed"], "verdict": "error",
+                      "workload": bad["cuts"][0]["workload"], "error": "killed"}
+    with open(os.path.join(err, "report.json"), "w") as f:
+        json.dump(bad, f)
+    rerun = os.path.join(tmp, "rerun")
+    os.makedirs(rerun)
+    one = json.load(open(os.path.join(a, "report.json")))
+    one["cuts"] = one["cuts"][:1]
+    with open(os.path.join(rerun, "report.json"), "w") as f:
+        json.dump(one, f)
+    out = os.path.join(tmp, "merged2")
+    p = run("powercut", "xfs-virtio-blk", "--merge", err, "--merge", rerun, "--out", out)
+    assert p.returncode == 0, p.stderr
+    doc = json.load(open(os.path.join(out, "report.json")))
+    assert doc["summary"]["errors"] == 0 and doc["summary"]["cuts"] == 16, doc["summary"]
+    assert doc["meta"]["errors_rerun"] == [one["cuts"][0]["seed"]], doc["meta"]
+
+
 def test_closed_pipe_is_silent(tmp):
     # `platter list | head -1`: a reader that went away ends platter by
     # SIGPIPE without a word, as it ends cat (it printed "cannot write the
@@ -793,6 +841,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("a report of --seeds cuts says how to rerun them", test_campaign_report_of_given_seeds),
+         ("a campaign run in parts merges into one record", test_campaign_merge),
          ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),

@@ -350,7 +350,7 @@ GUEST_WORDS = st.sampled_from([
     # this stop's options: the guest profile, kernel arguments, FUA on sata
     "--profile-guest", "--profile-guest=5", "--profile-guest=100003", "--profile-dir",
     "--profile-stacks", "on", "maybe", "--kernel-arg", "libata.fua=1", "--dpofua", "off",
-    "--mem", "4G", "1T", "--image-size"])
+    "--mem", "4G", "1T", "--image-size", "--chain-rounds", "off", "--quantum"])
 
 
 @SETTINGS
