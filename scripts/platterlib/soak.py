@@ -101,6 +101,12 @@ def command(a):
         "--timeout", str(a.timeout), "soak", "--", *guest_args(a)]
 
 
+def recorded_command(a):
+    """command(a) as the record shows it: paths inside the checkout from its
+    root, so a committed record names no one's checkout."""
+    return shlex.join(paths.from_root(command(a)))
+
+
 def rerun(a):
     """The platter command that repeats this soak."""
     words = ["scripts/platter", "soak", "--kernel", a.kernel, "--frontend", a.frontend,
@@ -139,7 +145,7 @@ def judge(a, g):
 def run(a, workdir):
     """Run the soak in workdir; its record."""
     cmd = command(a)
-    rec = {"version": REPORT_VERSION, "rerun": rerun(a), "command": shlex.join(cmd),
+    rec = {"version": REPORT_VERSION, "rerun": rerun(a), "command": recorded_command(a),
            "expect": a.expect, "device": device_record(a)}
     with open(os.path.join(workdir, "disk.img"), "wb") as img:
         img.truncate(matrix.IMAGE_BYTES)
@@ -203,7 +209,8 @@ def markdown(rec):
                   "(what the drive's cache may lose); *losses*: sectors that failed a "
                   "check (older than durable, foreign or damaged, or a read that did not "
                   "return the last acknowledged write).", ""]
-    lines += ["run-guest command (in a directory holding a fresh sparse disk.img):", "",
+    lines += ["run-guest command (`scripts/` is the checkout's; run it in a directory "
+              "holding a fresh sparse disk.img):", "",
               f"    {rec['command']}", ""]
     return "\n".join(lines)
 

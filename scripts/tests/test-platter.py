@@ -414,6 +414,19 @@ def test_campaign_report_of_given_seeds(tmp):
     assert "campaign seed 3;" in md and f"--cuts {len(doc['cuts'])} --seed 3`" in md, md
 
 
+def test_soak_record_names_no_checkout(tmp):
+    # a soak's record showed run-guest by its absolute path in the checkout
+    # it ran from, and the committed records named that machine's checkout
+    import types
+    from platterlib import soak
+    a = types.SimpleNamespace(kernel="fops", frontend="scsi-hd", profile="st20000nm007d",
+                              cut_every_ms=1000, seed=1, scsi_retries=None, cpu=None, jobs=4,
+                              slice_kib=512, stride_mib=1024, requests=10, max_sectors=8,
+                              timeout=100, expect="no-loss")
+    cmd = soak.recorded_command(a)
+    assert cmd.startswith("scripts/run-guest ") and paths.ROOT not in cmd, cmd
+
+
 def test_campaign_merge(tmp):
     # a campaign run in parts (--seeds) merges into one record
     src = os.path.join(paths.ROOT, "docs", "results", "powercut", "xfs-virtio-blk")
@@ -842,6 +855,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("a report of --seeds cuts says how to rerun them", test_campaign_report_of_given_seeds),
          ("a campaign run in parts merges into one record", test_campaign_merge),
+         ("a soak's record names no checkout", test_soak_record_names_no_checkout),
          ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
