@@ -321,7 +321,10 @@ def platter_argv(command, words):
         argv = [PLATTER, command] + [SIM if w == "--sim" else w for w in words]
         if command == "compare" and "--sim-only" not in words:
             argv += ["--sim-only", "--sim", SIM, "--cells", "seq.*.nvme.*", "--runtime", "0.01"]
-        check_run("platter argv", argv, d, [], one_line=command != "compare")
+        # without --out, compare writes under results/ in the working
+        # directory, its documented default output folder
+        check_run("platter argv", argv, d, [] if "--out" in words else ["results"],
+                  one_line=command != "compare")
 
 
 SIM_WORDS = st.sampled_from([
