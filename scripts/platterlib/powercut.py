@@ -274,30 +274,49 @@ def write_report(out, c, records, meta):
     return doc
 
 
-def merge_parts(dirs):
-    """One campaign's reports, run in parts (--seeds), as one: (spec,
-    records, meta).  A cut may be in one part only, except that a cut that
-    could not run (an error: a host problem such as a killed QEMU) is
-    replaced by the same seed's run in another part; meta names those.
-    Raises ValueError on a part that is not a report of the same campaign."""
+def _is_int(v):
+    return type(v) is int and v >= 0
+
+
+def check_cut_record(r):
+    """Does r hold what summarize() and markdown() read of a cut?"""
+    if not isinstance(r, dict) or not _is_int(r.get("seed")) or \
+            not isinstance(r.get("workload"), str):
+        return False
+    if r.get("verdict") == "error":
+        return isinstance(r.get("error"), str)
+    pc, v = r.get("power_cut"), r.get("verify")
+    return (r.get("verdict") in ("ok", "loss", "no-acks") and _is_int(r.get("acks")) and
+            type(r.get("writing")) is bool and _is_int(r.get("cut_ns")) and
+            isinstance(r.get("rerun"), str) and isinstance(pc, dict) and
+            _is_int(pc.get("lost_bytes")) and isinstance(v, dict) and
+            _is_int(v.get("checked_writes")) and _is_int(v.get("lost_writes")) and
+            isinstance(v.get("losses"), list) and
+            all(isinstance(x, dict) for x in v["losses"]))
+
+
+def merge_parts(c, dirs):
+    """Campaign c's reports, run in parts (--seeds), as one: (records,
+    meta).  A cut may be in one part only, except that a cut that could not
+    run (an error: a host problem such as a killed QEMU) is replaced by the
+    same seed's run in another part; meta names those.  Raises ValueError
+    on a part that is not a report of c as it is now."""
     docs = []
     for d in dirs:
         doc = expspec.read_json(os.path.join(d, "report.json"), "a power-cut report")
         if not isinstance(doc, dict) or doc.get("version") != REPORT_VERSION or \
-                not isinstance(doc.get("spec"), dict) or not isinstance(doc.get("cuts"), list) \
-                or not isinstance(doc.get("meta"), dict):
+                not isinstance(doc.get("cuts"), list) or not isinstance(doc.get("meta"), dict):
             raise ValueError(f"--merge '{d}': not a power-cut report (version {REPORT_VERSION})")
-        if docs and doc["spec"] != docs[0][1]["spec"]:
-            raise ValueError(f"--merge '{d}' and '{docs[0][0]}' are reports of different "
-                             "campaigns (their specs differ)")
+        if doc.get("spec") != c:
+            raise ValueError(f"--merge '{d}': not a report of campaign '{c['name']}' as "
+                             "it is now (its spec differs)")
         docs.append((d, doc))
     by_seed, where, replaced = {}, {}, []
     for d, doc in docs:
         host = doc.get("host") if isinstance(doc.get("host"), dict) else {}
         for r in doc["cuts"]:
-            if not isinstance(r, dict) or not isinstance(r.get("seed"), int) or \
-                    r.get("verdict") not in ("ok", "loss", "no-acks", "error"):
-                raise ValueError(f"--merge '{d}': a cut record without a seed or verdict")
+            if not check_cut_record(r):
+                raise ValueError(f"--merge '{d}': a malformed cut record")
             r = dict(r, host=host.get(str(r["seed"]), {}))
             old = by_seed.get(r["seed"])
             if old is not None and old["verdict"] != "error" and r["verdict"] != "error":
@@ -316,7 +335,7 @@ def merge_parts(dirs):
             "complete": all(doc["meta"].get("complete", True) for _, doc in docs),
             "parts": [d for d, _ in docs], "errors_rerun": sorted(set(replaced)),
             "verify": docs[0][1]["meta"].get("verify")}
-    return docs[0][1]["spec"], list(by_seed.values()), meta
+    return list(by_seed.values()), meta
 
 
 def markdown(doc):

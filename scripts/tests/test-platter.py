@@ -452,7 +452,7 @@ def test_campaign_merge(tmp):
         p = run(*argv)
         assert p.returncode == 2 and err in p.stderr, (args, p.returncode, p.stderr)
     p = run("powercut", "fops-nvme", "--merge", a, "--out", os.path.join(tmp, "y"))
-    assert p.returncode == 2 and "not 'fops-nvme'" in p.stderr, p.stderr
+    assert p.returncode == 2 and "not a report of campaign 'fops-nvme'" in p.stderr, p.stderr
     # a cut that could not run in one part counts once, as its rerun ran
     err = os.path.join(tmp, "with-error")
     os.makedirs(err)

@@ -266,6 +266,31 @@ def report_json(text, command):
         check_run(f"report.json ({command})", argv, d, ["rep"], one_line=command != "gate")
 
 
+XFS_PARTS = os.path.join(ROOT, "docs", "results", "powercut", "xfs-virtio-blk")
+XFS_PART = json.loads(load("docs/results/powercut/xfs-virtio-blk/seeds-29-44/report.json"))
+
+
+@st.composite
+def part_text(draw):
+    if draw(st.integers(0, 5)) == 0:
+        return draw(RAW_JSON)
+    return json.dumps(mutated(XFS_PART, draw))
+
+
+@SETTINGS
+@given(part_text())
+def powercut_parts(text):
+    """platter powercut --merge: a generated part beside a committed one."""
+    with scratch() as d:
+        os.makedirs(os.path.join(d, "part"))
+        write(d, "part/report.json", text)
+        check_run("powercut --merge", [PLATTER, "powercut", "xfs-virtio-blk",
+                                       "--merge", os.path.join(d, "part"),
+                                       "--merge", os.path.join(XFS_PARTS, "seeds-45-60"),
+                                       "--out", os.path.join(d, "out", "m")], d, ["part"],
+                  one_line=False)   # a merged report's summary line
+
+
 @SETTINGS
 @given(st.one_of(RAW_JSON, st.builds(json.dumps, VALUES), st.builds(
     lambda v, e: json.dumps({"version": v, "entries": e}), VALUES, VALUES)),
@@ -407,7 +432,8 @@ def firmware_version(data):
     assert out == "" or re.fullmatch(r"\d+\.\d+\.\d+", out), what
 
 
-TARGETS = [experiment_spec, campaign_spec, report_json, cache_archive, profile, trace,
+TARGETS = [experiment_spec, campaign_spec, report_json, powercut_parts, cache_archive,
+           profile, trace,
            platter_argv, sim_argv, run_guest_check, bench_lock_argv, firmware_version]
 
 
