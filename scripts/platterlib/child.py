@@ -1,15 +1,26 @@
-"""Running a child program (run-guest, platter-sim, run-guest --check):
-its output read with a bound, a timeout that takes its whole process
-group, and a failure as one line.  Every run of platter-sim goes through
-sim() here: compare's cells, a profile's check, calibrate and validate."""
+"""Running a child program (run-guest, platter-sim, run-guest --check, the
+builds): its output read with a bound, a timeout that takes its whole
+session, and a failure as one line.  Every run of platter-sim goes through
+sim() here: compare's cells, a profile's check, calibrate and validate.
+
+Each child starts in a session of its own, so a timeout can take all it
+started; the terminal's Ctrl-C therefore does not reach it.  stop_on_signals()
+makes SIGINT, SIGTERM and SIGHUP stop them instead: every child session is
+sent SIGTERM (SIGKILL after STOP_GRACE_S, or at a second signal), no new
+child starts, and the command ends with Interrupted (status 128 + the
+signal) once its work directories are removed."""
+import atexit
+import contextlib
+import concurrent.futures as cf
 import os
 import shlex
 import signal
 import subprocess
 import threading
+import time
 from typing import NamedTuple
 
-from . import strictjson
+from . import cli, strictjson
 
 # a cell's JSON result (a guest's carries fio's gzipped output): far below
 CHILD_OUTPUT_MAX = 64 << 20
@@ -27,15 +38,162 @@ class Ran(NamedTuple):
     err: str
 
 
+# how long children have, after a stopping signal's SIGTERM, before SIGKILL
+STOP_GRACE_S = 10
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Interrupted(cli.Failure):
+    """The command was stopped by a signal: status 128 + its number, as a
+    shell reports a command a signal ended."""
+
+    def __init__(self, signum):
+        super().__init__(f"platter: stopped by {signal.Signals(signum).name}: "
+                         "every run it started was stopped and its files removed")
+        self.status = 128 + signum
+        self.code = self.status
+
+
+class Stopped(Exception):
+    """A child was asked for after a stopping signal."""
+
+
+def session_members(sid):
+    """The pids of the processes in session sid (Linux /proc): what a
+    process-group kill misses (timeout(1) puts its command in a group of
+    its own)."""
+    pids = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue   # gone meanwhile
+        # after the command name in parentheses: state ppid pgrp session
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 3 and int(fields[3]) == sid:
+            pids.append(int(name))
+    return pids
+
+
+def kill_session(sid, sig):
+    """Send sig to every process of session sid; how many there were."""
+    pids = session_members(sid)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+    return len(pids)
+
+
+class _Children:
+    """The child sessions this process started and has not seen end, and
+    whether a signal has asked to stop (process-wide, as signals are)."""
+
+    def __init__(self):
+        self.lock = threading.RLock()   # a handler may run while the main thread holds it
+        self.sessions = set()
+        self.stopping = None   # the signal that stops the command
+
+    def spawn(self, cmd, **kw):
+        """subprocess.Popen(cmd) in a session of its own, tracked."""
+        with self.lock:
+            if self.stopping is not None:
+                raise Stopped(cmd[0])
+            p = subprocess.Popen(cmd, start_new_session=True, **kw)
+            self.sessions.add(p.pid)
+        return p
+
+    def ended(self, p):
+        with self.lock:
+            self.sessions.discard(p.pid)
+
+    def kill_all(self, sig):
+        with self.lock:
+            sessions = list(self.sessions)
+        return sum(kill_session(s, sig) for s in sessions)
+
+    def stop(self, signum):
+        """A stopping signal: True the first time.  Every child session is
+        sent SIGTERM; a second signal sends SIGKILL at once."""
+        with self.lock:
+            first = self.stopping is None
+            if first:
+                self.stopping = signum
+        self.kill_all(signal.SIGTERM if first else signal.SIGKILL)
+        if first:
+            atexit.register(self.reap)
+        return first
+
+    def reap(self):
+        """At exit after a stop: wait up to STOP_GRACE_S for every child
+        session to empty, then SIGKILL what is left."""
+        end = time.monotonic() + STOP_GRACE_S
+        while self.kill_all(0) and time.monotonic() < end:
+            time.sleep(0.05)
+        self.kill_all(signal.SIGKILL)
+
+
+CHILDREN = _Children()
+
+
+def _on_signal(signum, _frame):
+    if CHILDREN.stop(signum):
+        raise Interrupted(signum)
+
+
+def stop_on_signals():
+    """SIGINT, SIGTERM and SIGHUP stop every child and end the command with
+    Interrupted (from the main thread, where Python runs handlers)."""
+    for s in _SIGNALS:
+        signal.signal(s, _on_signal)
+
+
+def spawn(cmd, **kw):
+    """A tracked child in a session of its own (raises Stopped after a
+    stopping signal); wait for it with wait()."""
+    return CHILDREN.spawn(cmd, **kw)
+
+
+def wait(p, timeout=None):
+    """p's exit status; on timeout its whole session is killed and
+    subprocess.TimeoutExpired raised."""
+    try:
+        return p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_session(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+    finally:
+        if p.returncode is not None:
+            CHILDREN.ended(p)
+
+
+@contextlib.contextmanager
+def pool(workers):
+    """A thread pool whose queued work is dropped when the block ends by an
+    exception (a stopping signal): only the running items finish."""
+    ex = cf.ThreadPoolExecutor(max_workers=workers)
+    try:
+        yield ex
+    except BaseException:
+        ex.shutdown(wait=True, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
 def run(cmd, timeout=None, cwd=None, env=None, ok_status=(0,), stdin=None):
     """Run cmd to its end (or timeout host seconds; None: no limit).  An
     exit status outside ok_status is a failure.  On timeout the whole
-    process group goes (run-guest's builds and QEMU with it)."""
+    session goes (run-guest's builds and QEMU with it)."""
     try:
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=stdin, cwd=cwd, start_new_session=True, env=env)
+        p = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                  stdin=stdin, cwd=cwd, env=env)
     except OSError as e:
         return Ran(None, f"cannot run {cmd[0]}: {e.strerror}", None, "")
+    except Stopped:
+        return Ran(None, f"not run: stopped by a signal: {shlex.join(cmd[:3])} ...", None, "")
     # read without bound, a child that prints 3 GB made compare grow to
     # 8.6 GB: stdout is kept up to CHILD_OUTPUT_MAX (the child is killed
     # past it), stderr's last STDERR_TAIL bytes
@@ -49,7 +207,7 @@ def run(cmd, timeout=None, cwd=None, env=None, ok_status=(0,), stdin=None):
                 del buf[:-STDERR_TAIL]
             elif len(buf) > CHILD_OUTPUT_MAX and not got["over"]:
                 got["over"] = True
-                os.killpg(p.pid, signal.SIGKILL)
+                kill_session(p.pid, signal.SIGKILL)
                 buf.clear()
             elif got["over"]:
                 buf.clear()
@@ -59,10 +217,8 @@ def run(cmd, timeout=None, cwd=None, env=None, ok_status=(0,), stdin=None):
     for r in readers:
         r.start()
     try:
-        p.wait(timeout=timeout)
+        wait(p, timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
         return Ran(None, f"no result after {timeout} s (killed): {shlex.join(cmd[:3])} ...",
                    None, "")
     finally:

@@ -93,6 +93,10 @@ def main():
     lines, fatal = [], False
 
     def say(ok, what, detail):
+        # a FAIL line is a failed check: the status says so (issue 39: a
+        # FAIL with status 0)
+        nonlocal fatal
+        fatal |= ok is False
         lines.append(f"{'ok  ' if ok else 'FAIL' if ok is False else 'warn'}  {what}: {detail}")
 
     os_id, os_ver, os_name, pkgs = host_lists()

@@ -15,6 +15,7 @@ from . import fiojob
 from . import fioout
 from . import gate
 from . import kernelspec
+from . import paths
 from . import strictjson
 from .paths import ROOT
 
@@ -212,8 +213,8 @@ def check_profile_file(path, where):
     built platter-sim's --dump-profile) when the spec is loaded: '/etc/passwd'
     once passed, and every cell, cut or build went on to fail.  Without a
     built platter-sim the file is checked where it is used."""
-    sim = os.path.join(ROOT, "build", "sim", "platter-sim")
-    if not os.access(sim, os.X_OK):
+    sim = paths.find_sim()
+    if not sim or not os.access(sim, os.X_OK):
         return
     ran = child.sim(sim, ["--profile", path, "--dump-profile"], timeout=60)
     if ran.why and ran.status is None:

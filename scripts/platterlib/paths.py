@@ -50,8 +50,11 @@ def cache_root():
 
 
 def find_sim():
-    """platter-sim: the checkout's build, else the installed one beside
-    platter's bin/, else one on PATH; None when there is none."""
+    """platter-sim: $PLATTER_SIM (meson test sets it to its own build's),
+    else the checkout's build/, else the installed one beside platter's
+    bin/, else one on PATH; None when there is none."""
+    if os.environ.get("PLATTER_SIM"):
+        return os.environ["PLATTER_SIM"]
     cands = [os.path.join(ROOT, "build", "sim", "platter-sim")]
     inst = installed()
     if inst:

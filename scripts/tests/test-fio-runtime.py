@@ -25,6 +25,20 @@ def fio_runtime(seconds):
     return p.stdout.strip()
 
 
+def host_fio(job_text, runtime_s):
+    """The host fio's JSON document for a job file, run with the runtime
+    as the guest passes it."""
+    with tempfile.TemporaryDirectory() as d:
+        job = os.path.join(d, "j.fio")
+        with open(job, "w") as f:
+            f.write(job_text)
+        p = subprocess.run([FIO, "--output-format=json", f"--directory={d}",
+                            f"--runtime={fio_runtime(runtime_s)}", job],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout[p.stdout.index("{"):])
+
+
 def test_conversion():
     cases = {"0.3": "300000us", "10": "10000000us", "1.5": "1500000us", "0.05": "50000us",
              "007.080": "7080000us", "100000": "100000000000us",
@@ -37,19 +51,25 @@ def test_fio_stops_at_the_runtime():
     """A time-based job of 0.3 s whose size would take far longer: with
     the converted runtime fio stops near 0.3 s (with --runtime=0.3 it
     wrote the whole size)."""
-    with tempfile.TemporaryDirectory() as d:
-        job = os.path.join(d, "j.fio")
-        with open(job, "w") as f:
-            f.write("[w]\nioengine=psync\nrw=write\nbs=4k\nsize=64m\ntime_based\n"
-                    "rate_iops=1000\n")
-        p = subprocess.run([FIO, "--output-format=json", f"--directory={d}",
-                            f"--runtime={fio_runtime('0.3')}", job],
-                           capture_output=True, text=True, timeout=120)
-        assert p.returncode == 0, p.stderr
-        doc = json.loads(p.stdout[p.stdout.index("{"):])
-        ms = doc["jobs"][0]["job_runtime"]
-        assert 250 <= ms <= 1000, f"fio ran {ms} ms for a 0.3 s runtime"
-        assert fioout.overran(doc, 0.3) is None
+    doc = host_fio("[w]\nioengine=psync\nrw=write\nbs=4k\nsize=64m\ntime_based\n"
+                   "rate_iops=1000\n", "0.3")
+    ms = doc["jobs"][0]["job_runtime"]
+    assert 250 <= ms <= 1000, f"fio ran {ms} ms for a 0.3 s runtime"
+    assert fioout.overran(doc, 0.3) is None
+
+
+def test_group_reporting_is_not_an_overrun():
+    """issue 39: with group_reporting fio's job_runtime is the sum over the
+    group's jobs (8 jobs of 0.3 s: about 2400 ms), which failed every cell
+    of a user's job without its own runtime; the group's write runtime is
+    the longest job's."""
+    doc = host_fio("[global]\ngroup_reporting\n[w]\nioengine=psync\nrw=write\nbs=4k\n"
+                   "size=64m\ntime_based\nrate_iops=200\nnumjobs=8\n", "0.3")
+    assert len(doc["jobs"]) == 1 and doc["jobs"][0]["job_runtime"] > 1500, doc["jobs"]
+    assert fioout.overran(doc, 0.3) is None, fioout.overran(doc, 0.3)
+    # a group that did run long is still reported
+    doc["jobs"][0]["write"]["runtime"] = 2500
+    assert "fio ran 2500 ms" in (fioout.overran(doc, 0.3) or ""), doc["jobs"][0]["write"]
 
 
 def test_overrun_reported():
@@ -66,4 +86,6 @@ def test_overrun_reported():
 
 tap.run([("fiotime.sh: seconds to whole microseconds, never 0", test_conversion),
          ("host fio stops a time-based job at the converted runtime", test_fio_stops_at_the_runtime),
-         ("a run longer than the runtime asked for is reported", test_overrun_reported)])
+         ("a run longer than the runtime asked for is reported", test_overrun_reported),
+         ("group_reporting: a group's summed job_runtime is no overrun",
+          test_group_reporting_is_not_an_overrun)])

@@ -360,7 +360,7 @@ def test_fs_cells_get_the_kernel(tmp):
     rg = os.path.join(ROOT, "scripts", "run-guest")
     p = subprocess.run([rg, "--check", "--kernel", "fops,fs=zfs", "fio", "--", "--fs", "btrfs"],
                        capture_output=True, text=True)
-    assert p.returncode == 125 and "fs=zfs: no guest-tests/kernel/fs-zfs.config" in p.stderr
+    assert p.returncode == 2 and "fs=zfs: no guest-tests/kernel/fs-zfs.config" in p.stderr
 
 
 def test_frontend_option(tmp):
@@ -425,7 +425,7 @@ def test_frontend_option(tmp):
     rg = os.path.join(ROOT, "scripts", "run-guest")
     p = subprocess.run([rg, "--check", "--kernel", "fops,frontend=nvme", "--device", "sata",
                         "dsync"], capture_output=True, text=True)
-    assert p.returncode == 125 and "frontend=nvme: no guest-tests/kernel/frontend-nvme.config" \
+    assert p.returncode == 2 and "frontend=nvme: no guest-tests/kernel/frontend-nvme.config" \
         in p.stderr, p.stderr
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """scripts/platter checks that need no guest (sim-only cells); prints TAP.
 usage: test-platter.py PLATTER_SIM"""
-import json, os, re, subprocess, sys
+import json, os, re, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import devicespec, expspec, matrix, paths, tap  # noqa: E402
@@ -252,6 +252,89 @@ def test_compare_leaves_nothing_behind(tmp):
     doc = json.load(open(os.path.join(tmp, "o", "report.json")))
     assert all("not executable" in c["guest"]["error"] for c in doc["cells"]), doc["cells"]
     assert os.listdir(scratch) == [], os.listdir(scratch)
+
+
+STAND_IN_QEMU = """#!/bin/sh
+# a stand-in QEMU: answers run-guest's probes, then runs as a guest does
+# (with a child of its own in a process group of its own, which a kill of
+# run-guest's group misses) until it is killed
+case "$*" in *help*) exit 0 ;; esac
+/usr/bin/python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(600)' &
+echo "$$ $!" >> "$STAND_IN_PIDS"
+exec sleep 600
+"""
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def interrupted_compare(tmp, name, signals, extra=()):
+    """compare with a stand-in QEMU, stopped by signals once both cells'
+    guests run: (the finished process, the stand-ins' pids, its out dir,
+    its scratch dir)."""
+    scratch = os.path.join(tmp, name + "-scratch")
+    os.mkdir(scratch)
+    cache = os.path.join(tmp, name + "-cache")
+    fake_cache(cache)
+    qemu = os.path.join(tmp, name + "-qemu")
+    with open(qemu, "w") as f:
+        f.write(STAND_IN_QEMU)
+    os.chmod(qemu, 0o755)
+    pids = os.path.join(tmp, name + "-pids")
+    env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU=qemu, PLATTER_CACHE=cache,
+               STAND_IN_PIDS=pids)
+    out = os.path.join(tmp, name + "-out")
+    p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                          "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", out, *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    t0 = time.monotonic()
+    while not (os.path.exists(pids) and len(open(pids).read().split()) == 4):
+        assert p.poll() is None and time.monotonic() - t0 < 120, p.communicate()
+        time.sleep(0.1)
+    t0 = time.monotonic()
+    for sig in signals:
+        p.send_signal(sig)
+        time.sleep(0.2)
+    stdout, stderr = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    return p.returncode, stdout, stderr, took, [int(x) for x in open(pids).read().split()], \
+        out, scratch
+
+
+def test_signal_stops_everything(tmp):
+    # issue 39: Ctrl-C on compare was ignored once, then a traceback, and
+    # run-guest and QEMU ran on to their 30-minute limit; the results
+    # folder was left empty and the sparse images in /tmp
+    for name, signals, status in (("int", [signal.SIGINT], 130),
+                                  ("term", [signal.SIGTERM], 143),
+                                  ("twice", [signal.SIGINT, signal.SIGINT], 130)):
+        rc, stdout, stderr, took, pids, out, scratch = interrupted_compare(tmp, name, signals)
+        assert rc == status, (name, rc, stderr[-3000:])
+        assert "Traceback" not in stderr and \
+            stderr.strip().splitlines()[-1].startswith("platter: stopped by SIG"), stderr
+        assert stdout == "", stdout
+        assert took < 30, f"{name}: {took:.1f} s to stop"
+        assert not [q for q in pids if alive(q)], (name, [q for q in pids if alive(q)])
+        assert not os.path.exists(out), (name, os.listdir(out))
+        assert os.listdir(scratch) == [], (name, os.listdir(scratch))
+
+
+def test_sim_from_the_environment(tmp):
+    # issue 39: `meson test -C _build` failed two suites, platter looking
+    # for build/sim/platter-sim in the checkout; meson test now names its
+    # own build's in $PLATTER_SIM, which platter takes before build/
+    fake = os.path.join(tmp, "stand-in-sim")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho \"stand-in $*\"\n")
+    os.chmod(fake, 0o755)
+    p = subprocess.run([PLATTER, "sim", "--version"], capture_output=True, text=True,
+                       env=dict(os.environ, PLATTER_SIM=fake))
+    assert p.returncode == 0 and p.stdout == "stand-in --version\n", (p.stdout, p.stderr)
 
 
 def test_builds_before_cells(tmp):
@@ -794,7 +877,8 @@ def test_doctor(tmp):
     env = dict(os.environ, PLATTER_OS_RELEASE=osr, PLATTER_CACHE=os.path.join(osr, "cache"))
     p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
     lines = p.stdout.splitlines()
-    assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
+    # a FAIL line fails the command (issue 39: FAIL with status 0)
+    assert p.returncode == 125 and p.stderr == "", (p.returncode, p.stderr)
     assert lines[0].startswith("warn  OS: Ubuntu 24.04 LTS: not Debian 12"), lines
     assert any(ln == f"FAIL  cache: {osr}/cache ({osr} is not a writable directory: set "
                "PLATTER_CACHE)" for ln in lines), lines
@@ -803,6 +887,7 @@ def test_doctor(tmp):
     p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
     assert any(ln.startswith("ok    cache: " + os.path.join(tmp, "c") + " (writable)")
                for ln in p.stdout.splitlines()), p.stdout
+    assert (p.returncode == 0) == ("\nFAIL " not in "\n" + p.stdout), (p.returncode, p.stdout)
 
 
 def test_firmware_version(tmp):
@@ -851,6 +936,9 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
          ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
+         ("$PLATTER_SIM is the platter-sim platter runs", test_sim_from_the_environment),
+         ("SIGINT, SIGTERM or two SIGINTs stop compare and all it started",
+          test_signal_stops_everything),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("a report of --seeds cuts says how to rerun them", test_campaign_report_of_given_seeds),
