@@ -217,8 +217,10 @@ static bool same_file(const char *a, const char *b)
 
 /* An output never overwrites an input (--trace, --profile) or another
  * output (issue 27): a trace recorded over the one it replays replaced
- * the input, and --timeline over --trace-out kept only one of them. */
-static bool outputs_apart(const Options *o, GError **errp)
+ * the input, and --timeline over --trace-out kept only one of them.  The
+ * profile is the file it was read from (issue 39: a profile given by NAME
+ * with --profile-dir or PLATTER_PROFILE_DIR was overwritten). */
+static bool outputs_apart(const Options *o, const HwmProfile *prof, GError **errp)
 {
     static const char *const outs[] = { "trace-out", "timeline", "html" };
     static const char *const ins[] = { "trace", "profile" };
@@ -234,6 +236,11 @@ static bool outputs_apart(const Options *o, GError **errp)
                                "overwrites an input or another output",
                                outs[i], out, other);
             }
+        }
+        if (same_file(out, hwm_profile_source(prof))) {
+            return opt_bad(errp, "--%s: %s is the file of --profile %s: an output "
+                           "never overwrites an input", outs[i], out,
+                           opt_text(o, "profile"));
         }
     }
     return true;
@@ -275,7 +282,7 @@ static int setup_profile(SimCli *c, const char *profile_dir, GError **errp)
         !(c->dev = hwm_device_new(c->prof, &cfg, errp)) ||
         (c->p.ops->prepare &&
          !c->p.ops->prepare(&c->p, c->prof, c->dev, errp)) ||
-        !outputs_apart(o, errp)) {
+        !outputs_apart(o, c->prof, errp)) {
         return 2;
     }
     return 0;

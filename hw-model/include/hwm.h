@@ -91,6 +91,9 @@ void hwm_profile_free(HwmProfile *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwmProfile, hwm_profile_free)
 
 const char *hwm_profile_name(const HwmProfile *p);
+/* Where the profile was read from: the file's path (a NAME resolved in the
+ * search dir), or the `source` given to hwm_profile_parse. */
+const char *hwm_profile_source(const HwmProfile *p);
 uint64_t hwm_profile_capacity_bytes(const HwmProfile *p);
 /* One line per key with its effective value, as a profile file would hold
  * it (for --dump-profile and result records).  Each line's comment ends

@@ -508,6 +508,11 @@ const char *hwm_profile_name(const HwmProfile *p)
     return p->name;
 }
 
+const char *hwm_profile_source(const HwmProfile *p)
+{
+    return p->source;
+}
+
 uint64_t hwm_profile_capacity_bytes(const HwmProfile *p)
 {
     return p->capacity_bytes;

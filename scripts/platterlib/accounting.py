@@ -149,6 +149,24 @@ def sample_width(vs):
     return 3 if vs.get("charged") else 2
 
 
+def check_samples(vs):
+    """vcpu_samples as a saved report holds them: each sample is a clock and
+    sample_width() integers per vCPU.  Malformed names the first that is
+    not (issue 39: a short sample, or "charged" with 2 values per vCPU,
+    was an IndexError in report, gate, merge and --baseline)."""
+    if not isinstance(vs, dict):
+        raise Malformed("vcpu_samples is not an object")
+    cpus, samples = vs.get("cpus", 0), vs.get("samples", [])
+    if type(cpus) is not int or cpus < 0 or not isinstance(samples, list):
+        raise Malformed("vcpu_samples: cpus is not a count or samples not a list")
+    want = 1 + sample_width(vs) * cpus
+    for n, smp in enumerate(samples):
+        if not isinstance(smp, list) or len(smp) != want or \
+                not all(type(x) is int for x in smp):
+            raise Malformed(f"vcpu_samples: sample {n} is not {want} integers "
+                            f"(a clock and {sample_width(vs)} per vCPU for {cpus} vCPUs)")
+
+
 def sample_of(vs, s, i):
     """(instructions, spun, charged) of vCPU i in sample s."""
     w = sample_width(vs)
@@ -262,6 +280,7 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
     window = min(int(runtime_s * 1e9), end) if runtime_s else end
     start = end - window
     vs = acct.get("vcpu_samples") or {}
+    check_samples(vs)
     # from the last sample at or before the window's start to exit
     first = _at(vs["samples"], start) if vs.get("samples") else None
     span = max(end - (first[0] if first else 0), 1)

@@ -11,6 +11,7 @@ import math
 import os
 import re
 import signal
+import stat
 import sys
 
 # platter-sim's --runtime range: above 0, at most 100000 s, ns resolution
@@ -216,6 +217,35 @@ def output_dir(path, prog="platter"):
         write_failed(f"{prog}: error: output directory '{path}': {e.strerror}", e)
     if not os.access(path, os.W_OK | os.X_OK):
         bad_input(f"{prog}: error: output directory '{path}' is not writable")
+    return path
+
+
+def output_file(what, path, looks_like=None, prog="platter"):
+    """Make sure path can take an output file now, before anything runs: not
+    a directory, FIFO or device; its folder exists and is writable; and an
+    existing file is one this output wrote before (its first bytes start
+    with one of looks_like), never another file that happens to be there
+    (issue 39: --junit replaced the platter-sim binary and scripts/platter)."""
+    if path == "":
+        bad_input(f"{prog}: {what} '': an empty path")
+    if os.path.lexists(path):
+        st = os.stat(path) if os.path.exists(path) else None
+        if st is None or not stat.S_ISREG(st.st_mode):
+            bad_input(f"{prog}: {what} '{path}': not a regular file")
+        if looks_like is not None:
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(64).lstrip()
+            except OSError as e:
+                bad_input(f"{prog}: {what} '{path}': cannot be read: {e.strerror}")
+            if head and not head.startswith(tuple(looks_like)):
+                bad_input(f"{prog}: {what} '{path}' exists and is not a file this output "
+                          "writes: give a new path")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        bad_input(f"{prog}: {what} '{path}': no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        bad_input(f"{prog}: {what} '{path}': folder {folder} is not writable")
     return path
 
 

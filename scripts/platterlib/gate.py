@@ -18,6 +18,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from . import kernelspec
+from . import outfile
 from .cli import bad
 
 METRICS = ("iops", "avg", "p50", "p99", "p99.9")
@@ -138,4 +139,4 @@ def junit(verdicts, path, suite):
             ET.SubElement(tc, "system-out").text = text
         else:
             ET.SubElement(tc, "failure", message=text[:500]).text = line(v)
-    ET.ElementTree(ts).write(path, encoding="utf-8", xml_declaration=True)
+    outfile.write_bytes(path, ET.tostring(ts, encoding="utf-8", xml_declaration=True))

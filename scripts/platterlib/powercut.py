@@ -25,6 +25,7 @@ from . import devicespec
 from . import expspec
 from . import kernelspec
 from . import matrix
+from . import outfile
 from . import paths
 
 ROOT = paths.ROOT
@@ -75,6 +76,11 @@ def check_campaign(c, where, base_dir):
             and w[0] < w[1]):
         expspec.bad(f"{where}: window_s", f"{w!r:.60} is not [lo, hi] in virtual seconds with "
                                           f"0 <= lo < hi <= {cli.RUNTIME_MAX_S}")
+    # cuts fall on whole ns (plan): ends that round to one ns leave no time
+    # to cut in (issue 39: [0, 1e-12] was a ZeroDivisionError)
+    if round(w[0] * 1e9) >= round(w[1] * 1e9):
+        expspec.bad(f"{where}: window_s", f"{w!r:.60}: lo and hi round to the same ns "
+                                          f"({round(w[0] * 1e9)}): no time to cut in")
     for key, lo, hi in (("cuts", 1, 1 << 20), ("image_gib", 1, 1 << 14)):
         v = c.get(key, lo)
         if type(v) is not int or not lo <= v <= hi:
@@ -266,11 +272,9 @@ def write_report(out, c, records, meta):
     host = {str(r["seed"]): r.pop("host", {}) for r in records}
     doc = {"version": REPORT_VERSION, "campaign": c["name"], "spec": c, "meta": meta,
            "summary": s, "passed": passed(c, s), "cuts": records, "host": host}
-    with open(os.path.join(out, "report.json"), "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=True)
-        f.write("\n")
-    with open(os.path.join(out, "report.md"), "w") as f:
-        f.write(markdown(doc))
+    outfile.write_text(os.path.join(out, "report.json"),
+                       outfile.json_text(doc, expspec.JSON_MAX_BYTES))
+    outfile.write_text(os.path.join(out, "report.md"), markdown(doc))
     return doc
 
 

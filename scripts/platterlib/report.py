@@ -6,11 +6,12 @@ and HdrHistogram's are: latency on a log axis against 1/(1-p) on a log
 axis, so 90%, 99%, 99.9% ... are equally spaced and the tail is visible.
 """
 import html
-import json
 import math
 import os
 
 from . import accounting
+from . import expspec
+from . import outfile
 from . import summary
 from .summary import fmt, pair_rows
 
@@ -128,8 +129,7 @@ def bar_chart(title, labels, series, path):
         out.append(f'<text transform="translate({x0 + 35:.1f},{top + ph + 14:.1f}) rotate(45)" '
                    f'font-size="{FONT_PX}">{html.escape(lab)}</text>')
     out.append(f'<g transform="translate(0,{top + ph + label_px + 14:.1f})">{legend}</g>')
-    with open(path, "w") as f:
-        f.write(_svg(w, h, "\n".join(out)))
+    outfile.write_text(path, _svg(w, h, "\n".join(out)))
     return True
 
 
@@ -185,8 +185,7 @@ def percentile_chart(title, curves, path):
         d = " ".join(("M" if i == 0 else "L") + "%.1f,%.1f" % xy(*p) for i, p in enumerate(steps))
         out.append(f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="2"/>')
     out.append(f'<g transform="translate(0,{top + ph + 58:.1f})">{legend}</g>')
-    with open(path, "w") as f:
-        f.write(_svg(w, h, "\n".join(out)))
+    outfile.write_text(path, _svg(w, h, "\n".join(out)))
     return True
 
 
@@ -272,9 +271,8 @@ def write(outdir, exp, cells, meta, verdicts=()):
            "description": exp.get("description", ""), "meta": meta,
            "cells": [{k: v for k, v in c.items() if k != "host"} for c in cells],
            "host": {c["id"]: c.get("host", {}) for c in cells}}
-    with open(os.path.join(outdir, "report.json"), "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=True)
-        f.write("\n")
+    outfile.write_text(os.path.join(outdir, "report.json"),
+                       outfile.json_text(doc, expspec.JSON_MAX_BYTES))
 
     md = [f"# {exp['name']}", "", exp.get("description", ""), ""]
     md += summary.markdown(exp, cells, verdicts) + [""]
@@ -352,6 +350,5 @@ def write(outdir, exp, cells, meta, verdicts=()):
                   (f"{names[1]} sim", COLOURS[3], bars[3])],
                  os.path.join(outdir, "iops.svg")):
         md += ["![IOPS](iops.svg)", ""]
-    with open(os.path.join(outdir, "report.md"), "w") as f:
-        f.write("\n".join(md))
+    outfile.write_text(os.path.join(outdir, "report.md"), "\n".join(md))
     return doc

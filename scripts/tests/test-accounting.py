@@ -328,6 +328,17 @@ def check_summarize():
     assert s["accounting"]["window_s"] == 1 and s["accounting"]["bound_by"] == "device", s
     bad = cellsummary.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
     assert "does not read" in bad["accounting"]["error"], bad
+    # issue 39: saved samples of the wrong width were an IndexError in
+    # report, gate, merge and --baseline; now the accounting's error
+    import copy
+    for change in (lambda vs: vs["samples"][-1].pop(),
+                   lambda vs: vs.update(charged=True),
+                   lambda vs: vs["samples"].append("x"),
+                   lambda vs: vs.update(cpus="2")):
+        a = acct()
+        change(a["vcpu_samples"])
+        s = cellsummary.summarize(copy.deepcopy(dict(res, accounting=a)))
+        assert "vcpu_samples" in s["accounting"].get("error", ""), s["accounting"]
 
 
 def check_fua_per_io():

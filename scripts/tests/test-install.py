@@ -7,6 +7,7 @@ import json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import tap  # noqa: E402
+import destdir  # noqa: E402
 
 BUILD = os.path.abspath(sys.argv[1])
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -18,19 +19,12 @@ def installed():
     """The DESTDIR install (once, in TMP) and the environment that uses it."""
     tmp = TMP.name
     if "env" not in state:
-        dest = os.path.join(tmp, "dest")
-        p = subprocess.run(["meson", "install", "-C", BUILD, "--no-rebuild", "--quiet",
-                            "--destdir", dest], capture_output=True, text=True)
-        assert p.returncode == 0, p.stdout + p.stderr
-        bins = [os.path.join(d, "bin") for d, sub, _ in os.walk(dest) if "bin" in sub]
-        assert len(bins) == 1, bins
         home = os.path.join(tmp, "home")
         os.makedirs(home)
-        state["bin"] = bins[0]
-        state["env"] = dict(os.environ, PATH=bins[0] + os.pathsep + os.environ["PATH"],
-                            HOME=home, LC_ALL="C")
-        for k in ("PLATTER_CACHE", "XDG_CACHE_HOME", "PLATTER_PROFILE_DIR", "PYTHONPATH"):
-            state["env"].pop(k, None)
+        state["bin"], env = destdir.install(BUILD, os.path.join(tmp, "dest"), drop=(
+            "PLATTER_CACHE", "XDG_CACHE_HOME", "PLATTER_PROFILE_DIR", "PYTHONPATH",
+            "PLATTER_SIM"))
+        state["env"] = dict(env, HOME=home)
         state["cwd"] = os.path.join(tmp, "work")
         os.makedirs(state["cwd"])
     return state

@@ -337,6 +337,74 @@ def test_sim_from_the_environment(tmp):
     assert p.returncode == 0 and p.stdout == "stand-in --version\n", (p.stdout, p.stderr)
 
 
+def test_junit_never_replaces_a_file(tmp):
+    # issue 39: --junit overwrote the --sim binary, scripts/platter, a
+    # profile and the report's SVGs; a --junit that could not be written
+    # (a folder, a missing parent) was found after every cell had run
+    import shutil
+    sim = shutil.copy(SIM, os.path.join(tmp, "sim-copy"))
+    script = shutil.copy(PLATTER, os.path.join(tmp, "platter-copy"))
+    os.mkdir(os.path.join(tmp, "folder"))
+    before = {f: open(f, "rb").read() for f in (sim, script)}
+    for junit, why in ((sim, "exists and is not a file this output writes"),
+                       (script, "exists and is not a file this output writes"),
+                       (os.path.join(tmp, "folder"), "not a regular file"),
+                       (os.path.join(tmp, "nope", "j.xml"), "no folder"),
+                       ("", "an empty path")):
+        out = os.path.join(tmp, "o")
+        p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", sim,
+                            "--runtime", "0.05", "--cells", "seq.*.nvme.*", "--gate", "iops:-1%",
+                            "--out", out, "--junit", junit], capture_output=True, text=True)
+        assert p.returncode == 2 and why in p.stderr and \
+            len(p.stderr.strip().splitlines()) == 1, (junit, p.returncode, p.stderr)
+        assert not os.path.exists(os.path.join(out, "report.json")), junit
+    assert before == {f: open(f, "rb").read() for f in (sim, script)}
+    # its own earlier JUnit file is replaced, as before
+    j = os.path.join(tmp, "j.xml")
+    for _ in range(2):
+        p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", sim,
+                            "--runtime", "0.05", "--cells", "seq.*.nvme.*", "--gate", "iops:-1%",
+                            "--out", os.path.join(tmp, "o2"), "--junit", j],
+                           capture_output=True, text=True)
+        assert p.returncode in (0, 1) and open(j).read().startswith("<?xml"), p.stderr
+
+
+def test_report_writes_no_link_and_stays_readable(tmp):
+    # issue 39: `platter report` and `gate` followed symlinks in a report
+    # folder (a downloaded CI artifact can aim anywhere) and wrote through
+    # them; report and merge rewrote a compact 20.7 MB report.json as
+    # 62 MB of indented JSON, past what they read back
+    out = os.path.join(tmp, "r")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM,
+                        "--runtime", "0.05", "--cells", "seq.*.nvme.*", "--out", out],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    victim = os.path.join(tmp, "victim")
+    with open(victim, "w") as f:
+        f.write("not yours\n")
+    for name in ("report.md", "iops.svg", "junit.xml"):
+        path = os.path.join(out, name)
+        if os.path.exists(path):
+            os.unlink(path)
+        os.symlink(victim, path)
+    for cmd in (["report", out], ["gate", out, "--gate", "iops:-1%"]):
+        p = subprocess.run([PLATTER, *cmd], capture_output=True, text=True)
+        assert p.returncode in (0, 1) and "Traceback" not in p.stderr, (cmd, p.stderr)
+        assert open(victim).read() == "not yours\n", cmd
+    assert not os.path.islink(os.path.join(out, "report.md"))
+    # a report.json padded past outfile's indent limit is written compact
+    doc = json.load(open(os.path.join(out, "report.json")))
+    doc["description"] = "x" * (9 << 20)
+    with open(os.path.join(out, "report.json"), "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+    p = subprocess.run([PLATTER, "report", out], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    size = os.path.getsize(os.path.join(out, "report.json"))
+    assert size < (9 << 20) + (1 << 20), size
+    p = subprocess.run([PLATTER, "report", out], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
 def test_builds_before_cells(tmp):
     # compare builds each kernel and the initramfs once, before any cell:
     # a build that fails stops it with one line, and no cell runs
@@ -937,6 +1005,10 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("$PLATTER_SIM is the platter-sim platter runs", test_sim_from_the_environment),
+         ("report and gate replace a link, never write through it; a large report stays "
+          "readable", test_report_writes_no_link_and_stays_readable),
+         ("--junit never replaces another file, and is checked before the cells",
+          test_junit_never_replaces_a_file),
          ("SIGINT, SIGTERM or two SIGINTs stop compare and all it started",
           test_signal_stops_everything),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),

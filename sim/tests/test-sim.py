@@ -319,7 +319,28 @@ def replay_closed_loop():
         assert o["runtime_ns"] == o["end"]["last_completion_ns"] + o["end"]["drain_ns"] > 40e9
 
 
-tap.run([("json contract", json_contract), ("deterministic", deterministic),
+def outputs_spare_a_named_profile():
+    """issue 39: --trace-out, --timeline and --html overwrote a profile given
+    by NAME (--profile-dir, PLATTER_PROFILE_DIR); only a path was checked."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "hw-model",
+                       "profiles", "generic-7200.profile")
+    with tempfile.TemporaryDirectory() as d:
+        mine = os.path.join(d, "mine.profile")
+        text = open(src).read()
+        with open(mine, "w") as f:
+            f.write(text)
+        for opt in ("--trace-out", "--timeline", "--html"):
+            for how, env in ((["--profile-dir", d], {}), ([], {"PLATTER_PROFILE_DIR": d})):
+                p = subprocess.run([SIM, "--profile", "mine", *how, "--runtime", "0.01",
+                                    opt, mine], capture_output=True, text=True,
+                                   env=dict(os.environ, **env))
+                assert p.returncode == 2 and "is the file of --profile mine" in p.stderr, \
+                    (opt, how, env, p.returncode, p.stderr)
+                assert open(mine).read() == text, (opt, how, env)
+
+
+tap.run([("outputs never overwrite a profile given by name", outputs_spare_a_named_profile),
+         ("json contract", json_contract), ("deterministic", deterministic),
          ("policies map to commands", policies_commands), ("flush sharing", flush_sharing),
          ("xfs log shadow", xfs_log_shadow), ("blk-flush queues", flush_queues),
          ("replay native and blkparse", replay_native_and_blkparse),
