@@ -121,6 +121,14 @@ def as_runtime(v):
     return int(v) if v == int(v) else v
 
 
+def runtime_text(v):
+    """A runtime as the children read it: plain decimals, never Python's
+    exponent form (issue 39: 0.00005 reached platter-sim as '5e-05')."""
+    if type(v) is int:
+        return str(v)
+    return format(v, ".9f").rstrip("0").rstrip(".")
+
+
 def valid_runtime(v):
     """A runtime read from a spec (a JSON number)."""
     return (type(v) in (int, float) and math.isfinite(v) and 0 < v <= RUNTIME_MAX_S

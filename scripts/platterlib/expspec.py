@@ -364,7 +364,21 @@ SIM_DERIVED = {"--profile": "the cell's profile", "--workload": "sim_workload",
 
 # platter-sim options that write a file: every cell would write the same
 # one, wherever its path points (outside --out too)
-SIM_OUTPUTS = ("--trace-out", "--timeline")
+SIM_OUTPUTS = ("--trace-out", "--timeline", "--html")
+# options that make platter-sim do something other than a cell's run, or
+# run another profile than the cell names (issue 39: each failed every cell
+# with 125, or gave the sim column another drive)
+SIM_NOT_A_RUN = {"--dump-profile": "prints the profile and runs nothing",
+                 "--verify": "checks a replay against its own trace",
+                 "--explain": "prints a table instead of the report",
+                 "--explain-format": "goes with --explain",
+                 "--timeline-count": "goes with --timeline, a file output",
+                 "--timeline-from": "goes with --timeline, a file output",
+                 "--profile-dir": "the cell's profile is the one the experiment names",
+                 "--version": "prints the version and runs nothing"}
+# dsync-write's options that an experiment's args may give (--dev and
+# --runtime are the cell's); each takes a value (guest-tests/src/pattern.h)
+DSYNC_ARGS = ("--pattern", "--span", "--bs", "--offset", "--seed", "--ios")
 
 
 def check_sim_args(v, where):
@@ -378,7 +392,40 @@ def check_sim_args(v, where):
         if opt.split("=", 1)[0] in SIM_OUTPUTS:
             bad(where, f"{opt.split('=', 1)[0]} writes a file: not in sim_args (every cell "
                        "would write the same one; run platter-sim itself for it)")
+        if opt.split("=", 1)[0] in SIM_NOT_A_RUN:
+            name = opt.split("=", 1)[0]
+            bad(where, f"{name} {SIM_NOT_A_RUN[name]}: not in sim_args")
+    opts = [o.split("=", 1)[0] for o in v if o.startswith("--")]
+    twice = sorted({o for o in opts if opts.count(o) > 1})
+    if twice:
+        bad(where, f"{twice[0]} given twice (the sim would take one of them)")
     return v
+
+
+def check_dsync_args(args, where):
+    """dsync-write's arguments as the guest and the sim both take them: each
+    option of DSYNC_ARGS once, with its value as the next word (issue 39: a
+    repeated --pattern ran seq in the sim and rand in the guest; --pattern=rand
+    and stray words passed here and the sim dropped them); --seed only with
+    --pattern rand (platter-sim refuses it otherwise)."""
+    seen = {}
+    i = 0
+    while i < len(args):
+        opt = args[i]
+        if opt not in DSYNC_ARGS:
+            bad(where, f"{opt!r:.60} is not an option of dsync-write "
+                       f"({', '.join(DSYNC_ARGS)}, each with its value as the next word)")
+        if opt in seen:
+            bad(where, f"{opt} given twice")
+        if i + 1 >= len(args) or args[i + 1].startswith("--"):
+            bad(where, f"{opt} needs a value")
+        seen[opt] = args[i + 1]
+        i += 2
+    if "--pattern" in seen and seen["--pattern"] not in ("seq", "rand"):
+        bad(where, f"--pattern {seen['--pattern']!r:.40}: seq or rand")
+    if "--seed" in seen and seen.get("--pattern") != "rand":
+        bad(where, "--seed picks random offsets: it needs --pattern rand")
+    return args
 
 
 def fs_built_in(fs):
@@ -481,6 +528,8 @@ def check_workload(wl, w, tests, base_dir):
     for opt in ("--pattern", "--span", "--bs"):
         if opt in args and (args[-1] == opt or args[args.index(opt) + 1][:2] == "--"):
             bad(f"{w}.args", f"{opt} needs a value")
+    if wl.get("test") == "dsync":
+        check_dsync_args(args, f"{w}.args")
     if "sim_workload" in wl:
         choices(f"{w}.sim_workload", wl["sim_workload"], SIM_WORKLOADS)
     check_sim_args(wl.get("sim_args", []), f"{w}.sim_args")

@@ -7,6 +7,7 @@ workload."""
 import os
 import shlex
 
+from . import cli
 from . import devicespec
 from . import expspec
 from . import kernelspec
@@ -174,7 +175,7 @@ def guest_command(cell, runtime):
         "--timeout", str(cell_timeout_s(cell, runtime))]
     if cell.get("host_file"):
         cmd += ["--guest-file", cell["host_file"]]
-    return cmd + [guest_test(wl), "--", *guest_args(wl), "--runtime", str(runtime)]
+    return cmd + [guest_test(wl), "--", *guest_args(wl), "--runtime", cli.runtime_text(runtime)]
 
 
 def guest_timeout_s(dev, runtime):
@@ -265,7 +266,7 @@ def sim_plan(cell, runtime, sim):
         return None, "platter-sim's fsync-append needs a write cache"
     fua = devicespec.drive_fua(dev)
     cmd = [sim, "--profile", cell["profile_arg"], "--workload", kind,
-           "--fua", "on" if fua else "off", "--runtime", str(runtime), "--json"]
+           "--fua", "on" if fua else "off", "--runtime", cli.runtime_text(runtime), "--json"]
     if not devicespec.write_cache(dev):
         cmd += ["--write-cache", "off"]
     if "queue_depth" in dev:

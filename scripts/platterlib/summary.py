@@ -3,8 +3,13 @@ the patched kernel's, the change in percent, the verdict), as plain text
 that fits a mail (compare, merge and gate end with it on stderr) and as
 the table that opens report.md.  IOPS are the guest's where the cell ran
 a guest, else platter-sim's; the title says which."""
+from . import cli
 from . import gate
 from . import kernelspec
+
+
+def _runtime(v):
+    return cli.runtime_text(v) if type(v) in (int, float) else v
 
 
 def fmt(v):
@@ -57,7 +62,7 @@ def text(exp, cells, meta, verdicts=()):
     rs = rows(exp, cells, verdicts)
     pairs = {(r[1], r[2]) for r in rs}
     one = len(pairs) == 1
-    title = (f"{exp['name']}: {source(cells)} IOPS, {meta.get('runtime_s')} s per cell, "
+    title = (f"{exp['name']}: {source(cells)} IOPS, {_runtime(meta.get('runtime_s'))} s per cell, "
              f"platter {meta.get('versions', {}).get('platter', '?')}")
     if one:
         b, p = next(iter(pairs))
