@@ -97,6 +97,8 @@ def check(text):
             prof = os.path.join(opts["profile-dir"], prof + ".profile")
         try:
             expspec.check_profile(prof, "profile", base_dir=os.getcwd())
+            if opts.get("write-cache") == "on":
+                expspec.check_write_cache(prof, "write-cache", base_dir=os.getcwd())
         except cli.BadInput as e:
             raise Bad(str(e).removeprefix("platter: "))
 

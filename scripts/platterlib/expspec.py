@@ -208,6 +208,32 @@ def check_profile(v, where, base_dir=""):
     return v
 
 
+_CACHE_OK = {}
+
+
+def check_write_cache(prof, where, base_dir=""):
+    """A drive with its write cache on needs a profile with a write cache:
+    the model's own check (a platter-sim run of 1 ns with --write-cache on makes
+    the device).  Issue 39: write cache on with `ideal` was accepted; the
+    sim ran write-through and the guest's drive refused it when QEMU
+    started.  Without a built platter-sim the drive checks it itself."""
+    if base_dir is None:
+        return   # a spec read back from a report: not run
+    path = prof if prof in profile_names() else host_path(prof, base_dir)
+    sim = paths.find_sim()
+    if not sim or not os.access(sim, os.X_OK):
+        return
+    if path not in _CACHE_OK:
+        ran = child.sim(sim, ["--profile", path, "--write-cache", "on", "--runtime",
+                             "0.000000001", "--json"],
+                        timeout=60)
+        _CACHE_OK[path] = None if not ran.why else \
+            (ran.err.strip().splitlines() or [ran.why])[-1].removeprefix("platter-sim: ")
+    if _CACHE_OK[path]:
+        bad(where, f"write cache on with profile {prof}: {_CACHE_OK[path][:200]} "
+                   "(give the device write_cache off, or a profile with a cache)")
+
+
 def check_profile_file(path, where):
     """A profile file's contents, read by the model's own parser (the
     built platter-sim's --dump-profile) when the spec is loaded: '/etc/passwd'
@@ -578,6 +604,10 @@ def check_experiment(spec, where, base_dir=None):
         if n in labels[:i]:
             bad(f"{where}: profiles", f"two profiles named '{n}' (cell ids name a "
                                       "profile file by its name without .profile)")
+    for i, dev in enumerate(spec["devices"]):
+        if devicespec.write_cache(dev):
+            for prof in ([dev["profile"]] if "profile" in dev else spec["profiles"]):
+                check_write_cache(prof, f"{where}: devices[{i}]", base_dir)
     tests = guest_tests()
     check_list(spec["workloads"], f"{where}: workloads",
                lambda wl, w: check_workload(wl, w, tests, base_dir))

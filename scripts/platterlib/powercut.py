@@ -70,6 +70,8 @@ def check_campaign(c, where, base_dir):
     kernel = expspec.check_kernel(c["variant"], f"{where}: variant", base_dir)
     expspec.check_devices([c["device"]], where, base_dir)
     expspec.check_profile(c["profile"], f"{where}: profile", base_dir)
+    if devicespec.write_cache(c["device"]):
+        expspec.check_write_cache(c["profile"], f"{where}: device", base_dir)
     w = c["window_s"]
     if not (isinstance(w, list) and len(w) == 2 and
             all(type(x) in (int, float) and 0 <= x <= cli.RUNTIME_MAX_S for x in w)

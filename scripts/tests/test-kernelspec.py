@@ -339,15 +339,15 @@ def test_fs_cells_get_the_kernel(tmp):
     job = os.path.join(tmp, "j.fio")
     write(job, "[w]\nrw=randwrite\nsize=8m\n")
     spec = {"name": "t", "pairs": [["base", "fops"]], "devices": [{"frontend": "nvme"}],
-            "profiles": ["ideal"],
+            "profiles": ["990pro"],
             "workloads": [{"name": "b", "fio": "j.fio", "fs": "btrfs", "mount_opts": "ssd"},
                           {"name": "e", "fio": "j.fio", "fs": "ext4"},
                           {"name": "d", "test": "dsync"}]}
     cells = matrix.cells(expspec.check_experiment(spec, "t", base_dir=tmp))
     assert [(c["id"], c["kernel"]) for c in cells] == [
-        ("b.ideal.nvme.base", "base,fs=btrfs"), ("b.ideal.nvme.fops", "fops,fs=btrfs"),
-        ("e.ideal.nvme.base", "base"), ("e.ideal.nvme.fops", "fops"),
-        ("d.ideal.nvme.base", "base"), ("d.ideal.nvme.fops", "fops")], cells
+        ("b.990pro.nvme.base", "base,fs=btrfs"), ("b.990pro.nvme.fops", "fops,fs=btrfs"),
+        ("e.990pro.nvme.base", "base"), ("e.990pro.nvme.fops", "fops"),
+        ("d.990pro.nvme.base", "base"), ("d.990pro.nvme.fops", "fops")], cells
     cmd = matrix.guest_command(cells[0], 1)
     assert cmd[cmd.index("--kernel") + 1] == "base,fs=btrfs"
     assert cmd[cmd.index("--fs") + 1] == "btrfs" and "--mount-opts" in cmd, cmd
@@ -398,13 +398,13 @@ def test_frontend_option(tmp):
     spec = {"name": "t", "pairs": [["base", "fops"]],
             "devices": [{"frontend": "sata"}, {"frontend": "sata", "libata_fua": "1"},
                         {"frontend": "nvme"}],
-            "profiles": ["ideal"], "workloads": [{"name": "d", "test": "dsync"}]}
+            "profiles": ["990pro"], "workloads": [{"name": "d", "test": "dsync"}]}
     cells = matrix.cells(expspec.check_experiment(spec, "t", base_dir=tmp))
     assert [(c["id"], c["kernel"]) for c in cells] == [
-        ("d.ideal.sata.base", "base,frontend=sata"), ("d.ideal.sata.fops", "fops,frontend=sata"),
-        ("d.ideal.sata-libata-fua.base", "base,frontend=sata"),
-        ("d.ideal.sata-libata-fua.fops", "fops,frontend=sata"),
-        ("d.ideal.nvme.base", "base"), ("d.ideal.nvme.fops", "fops")], cells
+        ("d.990pro.sata.base", "base,frontend=sata"), ("d.990pro.sata.fops", "fops,frontend=sata"),
+        ("d.990pro.sata-libata-fua.base", "base,frontend=sata"),
+        ("d.990pro.sata-libata-fua.fops", "fops,frontend=sata"),
+        ("d.990pro.nvme.base", "base"), ("d.990pro.nvme.fops", "fops")], cells
     cmd = matrix.guest_command(cells[2], 1)
     assert cmd[cmd.index("--device") + 1] == "sata" and "libata.fua=1" in cmd, cmd
     assert "fua:1" in cmd[cmd.index("--expect") + 1], cmd
