@@ -40,6 +40,7 @@ def check_args(a):
     k = expspec.check_kernel(a.kernel, "soak: --kernel", os.getcwd())
     a.kernel, a.kernel_label = kernelspec.run_spec(k), k["label"]
     expspec.check_profile(a.profile, "soak: --profile", os.getcwd())
+    expspec.check_write_cache(a.profile, "soak: --profile", os.getcwd())   # its cache is on
     if a.cpu:
         a.cpu = expspec.cpu_arg(a.cpu, os.getcwd())
         expspec.check_cpu(device(a), "soak: --cpu", os.getcwd())
