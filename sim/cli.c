@@ -189,6 +189,10 @@ static bool build_params(const Options *o, SimParams *p, HwmConfig *cfg,
         return opt_bad(errp, "--explain-format: unknown '%s' (wide, narrow)",
                        format);
     }
+    if (format && !opt_text(o, "explain")) {
+        return opt_bad(errp, "--explain-format goes with --explain N "
+                       "(it formats that table)");
+    }
     p->explain_narrow = format && !strcmp(format, "narrow");
     return device_config(o, cfg, errp);
 }
@@ -259,6 +263,15 @@ static int setup_profile(SimCli *c, const char *profile_dir, GError **errp)
     if (!profile) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
                     "--profile is required (a name from %s, or a file)", dir);
+        return 2;
+    }
+    /* a file is read as it is: a --profile-dir given with one would be
+     * silently unused (issue 39) */
+    if (opt_text(o, "profile-dir") &&
+        (strchr(profile, '/') || g_str_has_suffix(profile, ".profile"))) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--profile-dir looks up a profile NAME; --profile %s is a "
+                    "file, read as it is", profile);
         return 2;
     }
     if (!(c->prof = hwm_profile_load(profile, dir, errp))) {
