@@ -257,8 +257,32 @@ GArray *trace_parse(const char *text, gsize len, const char *source,
                 if (h < 0) {
                     return NULL;
                 }
-                if (h > 0 || !g_str_has_prefix(comment, "power-cut")) {
+                if (h > 0) {
                     continue;
+                }
+                /* the first word names the line: power-cut exactly, or a
+                 * comment (issue 39: `# Power-cut at=5` was taken as a
+                 * comment, and the cut was lost) */
+                size_t w = strcspn(comment, " \t\r");
+                if (w != 9 || strncmp(comment, "power-cut", 9) != 0) {
+                    if (g_ascii_strncasecmp(comment, "power-cut", 9) == 0 &&
+                        w >= 9) {
+                        fail(errp, source, ln, "a power cut is written "
+                             "'# power-cut at=<ns>'", comment);
+                        return NULL;
+                    }
+                    continue;
+                }
+                /* what the writer puts there (tracefmt.c): at= and lost=;
+                 * any other word would be silently dropped */
+                g_auto(GStrv) words = g_strsplit_set(comment + w, " \t\r", -1);
+                for (char **wd = words; *wd; wd++) {
+                    if (**wd && !g_str_has_prefix(*wd, "at=") &&
+                        !g_str_has_prefix(*wd, "lost=")) {
+                        fail(errp, source, ln, "a power cut takes at=<ns> and "
+                             "lost=<bytes> only", *wd);
+                        return NULL;
+                    }
                 }
                 g_autofree char *at = comment_value(comment, "at=");
                 if (comment_repeats(comment, "at=")) {
