@@ -508,7 +508,9 @@ class Lock:
 
 def cmd_import(path, kernels=()):
     if not os.path.isfile(path):
-        raise Refused(f"{path}: no such archive file")
+        # name what it is (issue 39: a FIFO or a folder was "no such archive file")
+        raise Refused(f"{path}: " + ("not a regular file (an archive is one)"
+                                     if os.path.lexists(path) else "no such archive file"))
     compression(path)
     root = cache_root()
     current = current_entries(kernels)
@@ -558,7 +560,8 @@ def extract_verified(path, current, staging, root):
                 raise Refused(f"{path}: member {short(name)} is {why}; nothing imported")
             if not m.isreg():
                 what = ("a symlink" if m.issym() else "a hard link" if m.islnk() else
-                        "a directory" if m.isdir() else "not a regular file")
+                        "a directory" if m.isdir() else "a FIFO" if m.isfifo() else
+                        "a device" if m.isdev() else "of another kind")
                 raise Refused(f"{path}: member {short(name)} is {what}, not a regular file; "
                               "nothing imported")
             if name in seen:

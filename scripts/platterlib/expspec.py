@@ -344,7 +344,7 @@ def check_devices(devices, path, base_dir=""):
     show the guest."""
     for dev in devices:
         if not isinstance(dev, dict) or "frontend" not in dev:
-            raise cli.BadInput(f"platter: {path}: a device needs a 'frontend': {dev!r}")
+            raise cli.BadInput(f"platter: {path}: a device needs a 'frontend': {dev!r:.80}")
         for key, val in dev.items():
             if key not in DEVICE_KEYS:
                 raise cli.BadInput(f"platter: {path}: device key '{key}' is not one of "

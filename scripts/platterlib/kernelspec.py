@@ -306,7 +306,9 @@ def patch_files(path):
             raise Error(f"patches '{path}': a directory without *.patch, *.diff or *.mbox files")
         return files
     if not os.path.isfile(path):
-        raise Error(f"patches '{path}': no such file or directory")
+        raise Error(f"patches '{path}': " + ("not a regular file or a directory"
+                                             if os.path.exists(path) else
+                                             "no such file or directory"))
     return [path]
 
 
