@@ -147,7 +147,10 @@ def stop_on_signals():
     """SIGINT, SIGTERM and SIGHUP stop every child and end the command with
     Interrupted (from the main thread, where Python runs handlers)."""
     for s in _SIGNALS:
-        signal.signal(s, _on_signal)
+        # one ignored when platter started (nohup's SIGHUP, a script's
+        # background job's SIGINT) stays ignored
+        if signal.getsignal(s) is not signal.SIG_IGN:
+            signal.signal(s, _on_signal)
 
 
 def spawn(cmd, **kw):
