@@ -13,7 +13,7 @@
 static const OptSpec main_options[] = {
     /* a table: `duplicates` pairs its rows with the other OptSpec
      * tables' by shape; they are data, one entry per option */
-    { "profile", OPT_TEXT, OPT_SCOPE_ANY, "NAME|FILE",
+    { "profile", OPT_FILE, OPT_SCOPE_ANY, "NAME|FILE",
       "drive profile: a NAME in the profile dir or a FILE",
       10, OPT_NO_NUMBER },
     { "profile-dir", OPT_FILE, OPT_SCOPE_ANY, "DIR",
@@ -246,6 +246,12 @@ static bool outputs_apart(const Options *o, const HwmProfile *prof, GError **err
                            "never overwrites an input", outs[i], out,
                            opt_text(o, "profile"));
         }
+        /* (issue 39's outputs family: --html onto the running binary
+         * replaced platter-sim) */
+        if (same_file(out, "/proc/self/exe")) {
+            return opt_bad(errp, "--%s: %s is platter-sim itself: an output never "
+                           "overwrites a program", outs[i], out);
+        }
     }
     return true;
 }
@@ -301,6 +307,25 @@ static int setup_profile(SimCli *c, const char *profile_dir, GError **errp)
     return 0;
 }
 
+/* GLib converts option values from the C locale's character set (ASCII:
+ * platter-sim never calls setlocale, so its numbers print the same
+ * everywhere) and says only "Invalid byte sequence in conversion input":
+ * name the word */
+static void name_unconvertible(char **words, const GError *err, GError **errp)
+{
+    for (int i = 1; words[i]; i++) {
+        if (!g_str_is_ascii(words[i])) {
+            bool value = words[i][0] != '-' && words[i - 1][0] == '-' && i > 1;
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                        "'%s%s%s': option values are ASCII (%s)",
+                        value ? words[i - 1] : "", value ? " " : "", words[i],
+                        err->message);
+            return;
+        }
+    }
+    g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID, "%s", err->message);
+}
+
 int sim_cli_setup(SimCli *c, int *argc, char ***argv, const char *profile_dir,
                   bool help, GError **errp)
 {
@@ -311,7 +336,15 @@ int sim_cli_setup(SimCli *c, int *argc, char ***argv, const char *profile_dir,
 
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_help_enabled(ctx, help);
-    if (!g_option_context_parse(ctx, argc, argv, errp)) {
+    /* the parse consumes argv: keep the words for naming a bad one */
+    g_auto(GStrv) words = g_strdupv(*argv);
+    g_autoptr(GError) err = NULL;
+    if (!g_option_context_parse(ctx, argc, argv, &err)) {
+        if (err->domain == G_CONVERT_ERROR) {
+            name_unconvertible(words, err, errp);
+        } else {
+            g_propagate_error(errp, g_steal_pointer(&err));
+        }
         return 2;
     }
     if (*argc > 1) {

@@ -13,6 +13,7 @@ import re
 import signal
 import stat
 import sys
+import tempfile
 
 # platter-sim's --runtime range: above 0, at most 100000 s, ns resolution
 RUNTIME_MAX_S = 100000
@@ -225,7 +226,24 @@ def output_dir(path, prog="platter"):
         write_failed(f"{prog}: error: output directory '{path}': {e.strerror}", e)
     if not os.access(path, os.W_OK | os.X_OK):
         bad_input(f"{prog}: error: output directory '{path}' is not writable")
+    why = cannot_create_in(path)
+    if why:
+        bad_input(f"{prog}: error: output directory '{path}': a file cannot be made in "
+                  f"it ({why})")
     return path
+
+
+def cannot_create_in(folder):
+    """Why a file cannot be made in folder, or None.  os.access is not
+    enough: root passes it for /proc and /sys, and a read-only mount
+    passes the mode bits."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".platter-probe.", dir=folder)
+    except OSError as e:
+        return e.strerror
+    os.close(fd)
+    os.unlink(tmp)
+    return None
 
 
 def output_file(what, path, looks_like=None, prog="platter"):
@@ -254,6 +272,9 @@ def output_file(what, path, looks_like=None, prog="platter"):
         bad_input(f"{prog}: {what} '{path}': no folder {folder}")
     if not os.access(folder, os.W_OK | os.X_OK):
         bad_input(f"{prog}: {what} '{path}': folder {folder} is not writable")
+    why = cannot_create_in(folder)
+    if why:
+        bad_input(f"{prog}: {what} '{path}': a file cannot be made in {folder} ({why})")
     return path
 
 

@@ -24,7 +24,9 @@ def run(checks, with_tmpdir=False):
             else:
                 fn()
         except Exception as e:  # report every failure, keep going
-            why = f"{type(e).__name__}: {e}"
+            # (hypothesis reports distinct failures as a group: each one)
+            parts = getattr(e, "exceptions", None) or [e]
+            why = "\n".join(f"{type(x).__name__}: {x}" for x in parts)
         passed += not why
         print(f"{'not ok' if why else 'ok'} {i} {name}")
         if why:

@@ -5,6 +5,8 @@ import json, os, re, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import devicespec, expspec, matrix, paths, tap  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import standin  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")
@@ -216,33 +218,12 @@ def test_merge_of_a_cells_subset(tmp):
     assert p.returncode == 2 and "cells in no part: seq." in p.stderr, p.stderr
 
 
-def key(script, *args):
-    return subprocess.run([os.path.join(ROOT, "scripts", script), *args, "--print-key"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-
-
-def fake_cache(cache, variants=("base", "fops")):
-    """Cache entries, under this checkout's keys, for the kernels and the
-    initramfs: compare's builds find them and build nothing."""
-    for v in variants:
-        d = os.path.join(cache, "kernel", "out", f"{v}-{key('build-kernel', v)}")
-        os.makedirs(d)
-        for name, text in (("bzImage", "fake\n"), ("config", "CONFIG_BLOCK=y\n"),
-                           ("info", f"variant={v}\n")):
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
-    for args in ((), ("--fio",)):
-        d = os.path.join(cache, "initramfs", key("build-initramfs", *args))
-        os.makedirs(d)
-        open(os.path.join(d, "initramfs.cpio"), "w").close()
-
-
 def test_compare_leaves_nothing_behind(tmp):
     # a guest cell makes a sparse 200 GiB image and run-guest a work
     # directory: both go, also when the guest fails (here at once: no QEMU)
     scratch = os.path.join(tmp, "scratch")
     os.mkdir(scratch)
-    fake_cache(os.path.join(tmp, "cache"))
+    standin.fake_cache(os.path.join(tmp, "cache"))
     env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU="/nonexistent/qemu",
                PLATTER_CACHE=os.path.join(tmp, "cache"))
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
@@ -254,25 +235,6 @@ def test_compare_leaves_nothing_behind(tmp):
     assert os.listdir(scratch) == [], os.listdir(scratch)
 
 
-STAND_IN_QEMU = """#!/bin/sh
-# a stand-in QEMU: answers run-guest's probes, then runs as a guest does
-# (with a child of its own in a process group of its own, which a kill of
-# run-guest's group misses) until it is killed
-case "$*" in *help*) exit 0 ;; esac
-/usr/bin/python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(600)' &
-echo "$$ $!" >> "$STAND_IN_PIDS"
-exec sleep 600
-"""
-
-
-def alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1][0] != "Z"
-    except OSError:
-        return False
-
-
 def interrupted_compare(tmp, name, signals, extra=()):
     """compare with a stand-in QEMU, stopped by signals once both cells'
     guests run: (the finished process, the stand-ins' pids, its out dir,
@@ -280,11 +242,8 @@ def interrupted_compare(tmp, name, signals, extra=()):
     scratch = os.path.join(tmp, name + "-scratch")
     os.mkdir(scratch)
     cache = os.path.join(tmp, name + "-cache")
-    fake_cache(cache)
-    qemu = os.path.join(tmp, name + "-qemu")
-    with open(qemu, "w") as f:
-        f.write(STAND_IN_QEMU)
-    os.chmod(qemu, 0o755)
+    standin.fake_cache(cache)
+    qemu = standin.write_qemu(os.path.join(tmp, name + "-qemu"))
     pids = os.path.join(tmp, name + "-pids")
     env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU=qemu, PLATTER_CACHE=cache,
                STAND_IN_PIDS=pids)
@@ -319,7 +278,8 @@ def test_signal_stops_everything(tmp):
             stderr.strip().splitlines()[-1].startswith("platter: stopped by SIG"), stderr
         assert stdout == "", stdout
         assert took < 30, f"{name}: {took:.1f} s to stop"
-        assert not [q for q in pids if alive(q)], (name, [q for q in pids if alive(q)])
+        left = [q for q in pids if standin.alive(q)]
+        assert not left, (name, left)
         assert not os.path.exists(out), (name, os.listdir(out))
         assert os.listdir(scratch) == [], (name, os.listdir(scratch))
 
@@ -420,7 +380,7 @@ def test_builds_before_cells(tmp):
         "platter: building the kernel base failed"), p.stderr
     assert not os.path.exists(os.path.join(tmp, "o", "report.json"))
     # with the cache holding them, every step is ready and the cells run
-    fake_cache(os.path.join(tmp, "cache"))
+    standin.fake_cache(os.path.join(tmp, "cache"))
     env["PLATTER_CACHE"] = os.path.join(tmp, "cache")
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
                         "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", os.path.join(tmp, "o")],

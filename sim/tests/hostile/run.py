@@ -12,7 +12,8 @@ name    unique; cases run in file order and share one temporary directory
 args    platter-sim's arguments, split like a shell (shlex).  Placeholders:
         {in} the file holding `input`, {tmp} the shared directory, {fifo} a
         FIFO with no writer, {big} a sparse 2 GiB file, {profiles} the
-        shipped profile directory.
+        shipped profile directory, {self} a symlink to the platter-sim
+        under test (an output onto it replaces the link, never the binary).
 input   the content of {in}: `\\n`, `\\t`, `\\\\` and `\\xHH` escapes;
         `<<PATH>>` is replaced by the content of PATH (after placeholders),
         `<<PATH|grep -v RE>>` by its lines that do not match RE,
@@ -81,7 +82,7 @@ def include(m):
 
 def load_cases(tmp, cases_tsv=CASES):
     subst = {"{tmp}": tmp, "{fifo}": os.path.join(tmp, "fifo"), "{big}": os.path.join(tmp, "big"),
-             "{profiles}": PROFILES}
+             "{profiles}": PROFILES, "{self}": os.path.join(tmp, "self")}
     cases, names = [], set()
     for ln, cols in tsvtable.rows(cases_tsv, 6):
         name = cols[0]
@@ -153,6 +154,7 @@ def main():
     cases_tsv = sys.argv[2] if len(sys.argv) > 2 else CASES
     with tempfile.TemporaryDirectory() as tmp:
         os.mkfifo(os.path.join(tmp, "fifo"))
+        os.symlink(SIM, os.path.join(tmp, "self"))
         with open(os.path.join(tmp, "big"), "wb") as f:
             f.truncate(2 << 30)
         checks = [(name, lambda c=cols, s=subst: run_case(c, s, tmp))

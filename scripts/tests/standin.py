@@ -1,0 +1,56 @@
+"""Stand-ins for the heavy parts of a guest cell, shared by the tests that
+drive platter without building anything (test-platter.py, the signals
+family of test-properties.py): cache entries under this checkout's keys,
+and a QEMU that runs until it is killed."""
+import os
+import subprocess
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+# answers run-guest's probes, then runs as a guest does (with a child of its
+# own in a process group of its own, which a kill of run-guest's group
+# misses) until it is killed; each start appends "PID CHILD" to $STAND_IN_PIDS
+QEMU = """#!/bin/sh
+case "$*" in *help*) exit 0 ;; esac
+/usr/bin/python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(600)' &
+echo "$$ $!" >> "$STAND_IN_PIDS"
+exec sleep 600
+"""
+
+
+def key(script, *args):
+    """The cache key scripts/SCRIPT would look up."""
+    return subprocess.run([os.path.join(ROOT, "scripts", script), *args, "--print-key"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def fake_cache(cache, variants=("base", "fops")):
+    """Cache entries, under this checkout's keys, for the kernels and the
+    initramfs: compare's builds find them and build nothing."""
+    for v in variants:
+        d = os.path.join(cache, "kernel", "out", f"{v}-{key('build-kernel', v)}")
+        os.makedirs(d)
+        for name, text in (("bzImage", "fake\n"), ("config", "CONFIG_BLOCK=y\n"),
+                           ("info", f"variant={v}\n")):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+    for args in ((), ("--fio",)):
+        d = os.path.join(cache, "initramfs", key("build-initramfs", *args))
+        os.makedirs(d)
+        open(os.path.join(d, "initramfs.cpio"), "w").close()
+
+
+def write_qemu(path):
+    with open(path, "w") as f:
+        f.write(QEMU)
+    os.chmod(path, 0o755)
+    return path
+
+
+def alive(pid):
+    """pid runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
