@@ -44,7 +44,7 @@ import time
 import zlib
 import lzma
 
-from . import cli, kernelspec, strictjson
+from . import child, cli, kernelspec, strictjson
 from .paths import cache_root, file_head, sha256_file
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -114,12 +114,13 @@ class Entry:
 
 
 def run_script(argv):
-    p = subprocess.run([os.path.join(SCRIPTS, argv[0])] + argv[1:], capture_output=True,
-                       text=True, stdin=subprocess.DEVNULL)
-    if p.returncode != 0:
-        err = (p.stderr.strip().splitlines() or ["no message"])[-1]
+    # a tracked child: a stopping signal stops it with platter (issue 39:
+    # an interrupted cache export left build-kernel --print-key running)
+    ran = child.run([os.path.join(SCRIPTS, argv[0])] + argv[1:], stdin=subprocess.DEVNULL)
+    if ran.why:
+        err = (ran.err.strip().splitlines() or [ran.why])[-1]
         raise Refused(f"scripts/{' '.join(argv)} failed: {err}")
-    return p.stdout
+    return ran.out
 
 
 def current_entries(kernels=()):

@@ -8,14 +8,22 @@ started; the terminal's Ctrl-C therefore does not reach it.  stop_on_signals()
 makes SIGINT, SIGTERM and SIGHUP stop them instead: every child session is
 sent SIGTERM (SIGKILL after STOP_GRACE_S, or at a second signal), no new
 child starts, and the command ends with Interrupted (status 128 + the
-signal) once its work directories are removed."""
+signal) once its work directories are removed.
+
+Children's temporary files go in one folder of this process's own under
+$TMPDIR (their TMPDIR, unless the caller chose another), removed at exit
+once every child has ended: a child killed before its own cleanup (a
+second signal's SIGKILL reaches run-guest in the middle of removing its
+work directory) leaves nothing behind."""
 import atexit
 import contextlib
 import concurrent.futures as cf
 import os
 import shlex
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from typing import NamedTuple
@@ -95,12 +103,35 @@ class _Children:
         self.lock = threading.RLock()   # a handler may run while the main thread holds it
         self.sessions = set()
         self.stopping = None   # the signal that stops the command
+        self.tmp_root = None   # the children's TMPDIR, made at the first spawn
+
+    def child_env(self, env):
+        """env (None: this process's) with TMPDIR in the children's folder,
+        unless the caller set a TMPDIR of its own."""
+        base = os.environ if env is None else env
+        if base.get("TMPDIR") != os.environ.get("TMPDIR"):
+            return env
+        if self.tmp_root is None:
+            try:
+                self.tmp_root = tempfile.mkdtemp(prefix="platter-children.")
+            except OSError:
+                return env     # the children meet the same TMPDIR and say so
+            # registered before reap(): atexit runs it after the reap
+            atexit.register(self.remove_tmp_root)
+        return dict(base, TMPDIR=self.tmp_root)
+
+    def remove_tmp_root(self):
+        """At exit: the children's folder goes once no child runs (one
+        that still does keeps it)."""
+        if self.tmp_root and not self.kill_all(0):
+            shutil.rmtree(self.tmp_root, ignore_errors=True)
 
     def spawn(self, cmd, **kw):
         """subprocess.Popen(cmd) in a session of its own, tracked."""
         with self.lock:
             if self.stopping is not None:
                 raise Stopped(cmd[0])
+            kw["env"] = self.child_env(kw.get("env"))
             p = subprocess.Popen(cmd, start_new_session=True, **kw)
             self.sessions.add(p.pid)
         return p

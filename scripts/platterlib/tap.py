@@ -24,9 +24,12 @@ def run(checks, with_tmpdir=False):
             else:
                 fn()
         except Exception as e:  # report every failure, keep going
-            # (hypothesis reports distinct failures as a group: each one)
+            # (hypothesis reports distinct failures as a group: each one;
+            # a failure it could not repeat as Flaky, from the first one)
             parts = getattr(e, "exceptions", None) or [e]
-            why = "\n".join(f"{type(x).__name__}: {x}" for x in parts)
+            why = "\n".join(f"{type(x).__name__}: {x}" + (
+                f"\nthe first time: {type(x.__cause__).__name__}: {x.__cause__}"
+                if x.__cause__ else "") for x in parts)
         passed += not why
         print(f"{'not ok' if why else 'ok'} {i} {name}")
         if why:

@@ -235,8 +235,9 @@ def test_compare_leaves_nothing_behind(tmp):
     assert os.listdir(scratch) == [], os.listdir(scratch)
 
 
-def interrupted_compare(tmp, name, signals, extra=()):
-    """compare with a stand-in QEMU, stopped by signals once both cells'
+def interrupted_compare(tmp, name, signals, extra=(), argv=None, gap_s=0.2):
+    """compare (or argv, a command with --out OUT that starts two guests at
+    once) with a stand-in QEMU, stopped by signals gap_s apart once both
     guests run: (the finished process, the stand-ins' pids, its out dir,
     its scratch dir)."""
     scratch = os.path.join(tmp, name + "-scratch")
@@ -248,8 +249,9 @@ def interrupted_compare(tmp, name, signals, extra=()):
     env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU=qemu, PLATTER_CACHE=cache,
                STAND_IN_PIDS=pids)
     out = os.path.join(tmp, name + "-out")
-    p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
-                          "--cells", "seq.*.nvme.*", "--parallel", "2", "--out", out, *extra],
+    argv = argv or [PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                    "--cells", "seq.*.nvme.*", "--parallel", "2"]
+    p = subprocess.Popen([*argv, "--out", out, *extra],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     t0 = time.monotonic()
     while not (os.path.exists(pids) and len(open(pids).read().split()) == 4):
@@ -258,7 +260,7 @@ def interrupted_compare(tmp, name, signals, extra=()):
     t0 = time.monotonic()
     for sig in signals:
         p.send_signal(sig)
-        time.sleep(0.2)
+        time.sleep(gap_s)
     stdout, stderr = p.communicate(timeout=60)
     took = time.monotonic() - t0
     return p.returncode, stdout, stderr, took, [int(x) for x in open(pids).read().split()], \
@@ -282,6 +284,42 @@ def test_signal_stops_everything(tmp):
         assert not left, (name, left)
         assert not os.path.exists(out), (name, os.listdir(out))
         assert os.listdir(scratch) == [], (name, os.listdir(scratch))
+
+
+def test_second_signal_leaves_no_work_dir(tmp):
+    # issue 39 (signals family): SIGTERM, then SIGINT 2 ms later, on a
+    # powercut: the second signal's SIGKILL caught run-guest removing its
+    # work directory, and platter-run.* folders (each with a sparse image)
+    # were left in TMPDIR; children now keep theirs in a folder platter
+    # removes once they have ended
+    for name, argv in (("pc", [PLATTER, "powercut", "fops-nvme", "--cuts", "4",
+                               "--parallel", "2"]),
+                       ("cmp", None)):
+        for i in range(3):
+            rc, _, stderr, _, pids, out, scratch = interrupted_compare(
+                tmp, f"{name}{i}", [signal.SIGTERM, signal.SIGINT], argv=argv, gap_s=0.002)
+            assert rc == 143, (name, rc, stderr[-2000:])
+            assert not [q for q in pids if standin.alive(q)], name
+            assert os.listdir(scratch) == [], (name, i, os.listdir(scratch))
+
+
+def test_signal_while_starting(tmp):
+    # issue 39 (signals family): Ctrl-C while platter imported its modules
+    # gave a KeyboardInterrupt traceback.  The signal comes, every time, from
+    # inside platter's first import (a module of that name earlier on
+    # PYTHONPATH sends it, then loads the real one)
+    d = os.path.join(tmp, "early")
+    os.mkdir(d)
+    with open(os.path.join(d, "argparse.py"), "w") as f:
+        f.write("import os, signal, sys\n"
+                "os.kill(os.getpid(), signal.SIGINT)\n"
+                "sys.path.remove(os.path.dirname(__file__))\n"
+                "del sys.modules['argparse']\n"
+                "import argparse\n")
+    p = subprocess.run([PLATTER, "list"], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=d))
+    assert p.returncode == -signal.SIGINT, (p.returncode, p.stderr[-2000:])
+    assert "Traceback" not in p.stderr and p.stdout == "", p.stderr[-2000:]
 
 
 def test_sim_from_the_environment(tmp):
@@ -971,6 +1009,9 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
           test_junit_never_replaces_a_file),
          ("SIGINT, SIGTERM or two SIGINTs stop compare and all it started",
           test_signal_stops_everything),
+         ("a signal while platter starts: no traceback", test_signal_while_starting),
+         ("a second signal during the children's cleanup leaves no work dir",
+          test_second_signal_leaves_no_work_dir),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("a report of --seeds cuts says how to rerun them", test_campaign_report_of_given_seeds),
