@@ -63,6 +63,36 @@ static Cmd *media_q_take(HwmDevice *d, guint idx)
     return c;
 }
 
+/*
+ * New data is in the buffer (a read from the media, a read-ahead): the
+ * queued reads it now holds are served from it, as a drive looks a queued
+ * command up in its buffer before it sends it to the media.  Without this,
+ * a read that queued behind another read of the same sectors went to the
+ * media after it, a revolution later: three sequential streams over the
+ * same data cost a revolution a read (issue 38).
+ */
+static void serve_queued_reads(HwmDevice *d, hwm_ns t)
+{
+    for (guint i = 0; i < d->media_q->len;) {
+        Cmd *c = g_ptr_array_index(d->media_q, i);
+        if (c->req.op != HWM_OP_READ) {
+            i++;
+            continue;
+        }
+        media_q_take(d, i);
+        if (!dev_read_from_buffer(d, c, t)) {
+            /* back where it was: the order of the queue is its readiness */
+            uint32_t u = pinned_unit(d, c);
+            g_ptr_array_insert(d->media_q, (gint)i, c);
+            if (u != UNIT_NONE && d->reads_waiting[u]++ == 0 &&
+                d->units[u].op == OP_IDLE) {
+                unitset_add(&d->reads_idle, u);
+            }
+            i++;
+        }
+    }
+}
+
 /* ---- media -------------------------------------------------------------- */
 
 static bool overlaps_running_write(const HwmDevice *d, uint64_t lba,
@@ -320,11 +350,25 @@ static bool room_waiter_needs_space(const HwmDevice *d)
 
 /* Does a command wait for the media (as opposed to background
  * write-back, which a read-ahead does not hold up for long)? */
-static bool media_wanted(const HwmDevice *d)
+/* Whether something waits for the media, besides queued reads inside
+ * [lba, lba + n): the data just read, which serves them. */
+static bool media_wanted_past(const HwmDevice *d, uint64_t lba, uint64_t n)
 {
-    return d->media_q->len > 0 || d->flushes->len > 0 ||
+    for (guint i = 0; i < d->media_q->len; i++) {
+        const Cmd *c = g_ptr_array_index(d->media_q, i);
+        if (c->req.op != HWM_OP_READ || (c->req.flags & HWM_REQ_FUA) ||
+            c->lba < lba || c->lba + c->sectors > lba + n) {
+            return true;
+        }
+    }
+    return d->flushes->len > 0 ||
            (d->nq_flush && d->nq_flush->state == CS_FLUSH) ||
            room_waiter_needs_space(d);
+}
+
+static bool media_wanted(const HwmDevice *d)
+{
+    return media_wanted_past(d, 0, 0);
 }
 
 /* The actuator is reading ahead: a command that wants the media stops it,
@@ -394,6 +438,7 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
 {
     Unit *un = &d->units[u];
     OpKind op = un->op;
+    bool read_in = op == OP_READAHEAD;   /* the media brought data in */
 
     dev_unit_set_op(d, u, OP_IDLE);
     if (op == OP_DESTAGE) {
@@ -432,13 +477,15 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             c->durable = true;
             dev_complete_at(d, c, t);
         } else {
+            read_in = true;
             /* the part of the host transfer the media read did not hide */
             hwm_ns x = dev_link_out(d, c->host_done, c->req.length) - t;
             /* keep what was read; read on past it while nothing else
              * wants the media */
             if (d->rc.nseg > 0 &&
                 hwm_rc_read_done(&d->rc, t, un->arm, c->lba, c->sectors,
-                                 !media_wanted(d), dev_read_segments_now(d))) {
+                                 !media_wanted_past(d, c->lba, c->sectors),
+                                 dev_read_segments_now(d))) {
                 dev_unit_set_op(d, u, OP_READAHEAD);
                 dev_arm_unit(d, u, hwm_rc_end(&d->rc));
             }
@@ -447,5 +494,8 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
         }
     } else if (op == OP_READAHEAD) {
         hwm_rc_finish(&d->rc, t, &un->arm);
+    }
+    if (read_in && d->rc.nseg > 0) {
+        serve_queued_reads(d, t);
     }
 }

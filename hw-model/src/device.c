@@ -249,7 +249,7 @@ static void serve_room_waiters(HwmDevice *d, hwm_ns t)
 
 /* The controller's overhead for `c`, by kind (HwmOverheadKind): decided
  * when it takes the command, from what the buffer holds then, as DiskSim
- * decides it on arrival.  Once the overhead is over, read_from_buffer()
+ * decides it on arrival.  Once the overhead is over, dev_read_from_buffer()
  * may find otherwise (the read-ahead moved on, or a write came in): the
  * overhead is spent by then. */
 static hwm_ns overhead_of(const HwmDevice *d, const Cmd *c, hwm_ns t)
@@ -344,7 +344,7 @@ static void rearm_read_ahead(HwmDevice *d)
 
 /* A read the buffer serves without a media access of its own: from the
  * write cache, a read segment, or the read-ahead in progress. */
-static bool read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
+bool dev_read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
 {
     hwm_ns done = t + dev_iface_ns(d, c->req.length);
 
@@ -384,7 +384,7 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
     c->ready_ns = t;
     switch (c->req.op) {
     case HWM_OP_READ:
-        if (!read_from_buffer(d, c, t)) {
+        if (!dev_read_from_buffer(d, c, t)) {
             dev_media_q_push(d, c);
         }
         break;

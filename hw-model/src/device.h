@@ -227,6 +227,9 @@ void dev_run_until(HwmDevice *d, hwm_ns now);
 void dev_unit_set_op(HwmDevice *d, uint32_t u, OpKind op);
 /* `c` waits for a media unit. */
 void dev_media_q_push(HwmDevice *d, Cmd *c);
+/* Serve read `c` from the buffer (write cache, read segment, read-ahead
+ * under way) if it holds the data at `t`: true when it did. */
+bool dev_read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t);
 /* A read-ahead in progress gives way to commands that want the media. */
 void dev_yield_read_ahead(HwmDevice *d, hwm_ns t);
 /* Every idle unit takes what it can. */
