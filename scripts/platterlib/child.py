@@ -79,9 +79,11 @@ def session_members(sid):
                 stat = f.read()
         except OSError:
             continue   # gone meanwhile
-        # after the command name in parentheses: state ppid pgrp session
+        # after the command name in parentheses: state ppid pgrp session;
+        # a zombie has ended (an unwaited child of platter's own is one
+        # until exit: counted, it held the reap for its whole grace)
         fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 3 and int(fields[3]) == sid:
+        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != b"Z":
             pids.append(int(name))
     return pids
 

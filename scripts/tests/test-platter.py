@@ -322,6 +322,25 @@ def test_signal_while_starting(tmp):
     assert "Traceback" not in p.stderr and p.stdout == "", p.stderr[-2000:]
 
 
+def test_ended_child_is_not_running(tmp):
+    # issue 39 (signals family): a child platter had not waited for yet (a
+    # build a signal interrupted) is a zombie until platter exits; counted
+    # as running, it held the reap after a stop for its whole grace and
+    # kept the children's temporary folder
+    from platterlib import child
+    p = child.spawn(["true"])
+    t0 = time.monotonic()
+    while open(f"/proc/{p.pid}/stat").read().split(") ", 1)[1][0] != "Z":
+        assert time.monotonic() - t0 < 10
+        time.sleep(0.01)
+    assert child.CHILDREN.kill_all(0) == 0
+    child.CHILDREN.tmp_root = os.path.join(tmp, "children")
+    os.mkdir(child.CHILDREN.tmp_root)
+    child.CHILDREN.remove_tmp_root()
+    assert not os.path.exists(os.path.join(tmp, "children"))
+    child.wait(p)
+
+
 def test_sim_from_the_environment(tmp):
     # issue 39: `meson test -C _build` failed two suites, platter looking
     # for build/sim/platter-sim in the checkout; meson test now names its
@@ -1010,6 +1029,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("SIGINT, SIGTERM or two SIGINTs stop compare and all it started",
           test_signal_stops_everything),
          ("a signal while platter starts: no traceback", test_signal_while_starting),
+         ("a child that ended is not counted as running", test_ended_child_is_not_running),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
