@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 
+from . import child
 from . import cli
 from . import gate
 from . import kernelspec
@@ -32,7 +33,7 @@ VERSION = 1
 
 
 def git(tree, *args):
-    p = subprocess.run(["git", "-C", tree, *args], capture_output=True, text=True)
+    p = child.run_plain(["git", "-C", tree, *args], capture_output=True, text=True)
     if p.returncode != 0:
         raise cli.BadInput(f"platter: bisect: git {' '.join(args)} in {tree}: "
                            + ((p.stderr.strip().splitlines() or ["failed"])[-1]))
@@ -41,11 +42,11 @@ def git(tree, *args):
 
 def line_of(tree, good, bad):
     """(good's commit, [commits after good up to bad], first-parent line)."""
-    if subprocess.run(["git", "-C", tree, "rev-parse", "--git-dir"],
+    if child.run_plain(["git", "-C", tree, "rev-parse", "--git-dir"],
                       capture_output=True).returncode:
         raise cli.BadInput(f"platter: bisect: --tree {tree}: not a git tree")
     g, b = (commit(tree, rev, opt) for rev, opt in ((good, "--good"), (bad, "--bad")))
-    if subprocess.run(["git", "-C", tree, "merge-base", "--is-ancestor", g, b]).returncode:
+    if child.run_plain(["git", "-C", tree, "merge-base", "--is-ancestor", g, b]).returncode:
         raise cli.BadInput(f"platter: bisect: --good {good} is not an ancestor of --bad {bad}")
     revs = git(tree, "rev-list", "--first-parent", "--reverse", f"{g}..{b}").split()
     if not revs:
@@ -54,7 +55,7 @@ def line_of(tree, good, bad):
 
 
 def commit(tree, rev, opt):
-    p = subprocess.run(["git", "-C", tree, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"],
+    p = child.run_plain(["git", "-C", tree, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"],
                        capture_output=True, text=True)
     if p.returncode:
         raise cli.BadInput(f"platter: bisect: {opt} {rev!r:.60}: no such commit in {tree}")

@@ -252,8 +252,8 @@ def debian_source(e, d):
 
 def host_packages():
     try:
-        p = subprocess.run(["dpkg-query", "-W", "-f", "${Package}=${Version}\\n",
-                            *HOST_PACKAGES], capture_output=True, text=True)
+        p = child.run_plain(["dpkg-query", "-W", "-f", "${Package}=${Version}\\n",
+                             *HOST_PACKAGES], capture_output=True, text=True)
     except OSError:
         return []
     return sorted(ln for ln in p.stdout.splitlines() if ln and not ln.endswith("="))
@@ -261,8 +261,8 @@ def host_packages():
 
 def git_commit():
     try:
-        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"],
-                           capture_output=True, text=True)
+        p = child.run_plain(["git", "-C", ROOT, "describe", "--always", "--dirty",
+                             "--abbrev=12"], capture_output=True, text=True)
         return p.stdout.strip() or "unknown"
     except OSError:
         return "unknown"

@@ -30,8 +30,8 @@ def check_guest_commands(cells, runtime):
 
 def check_command(cell_id, cmd, prog="platter"):
     """run-guest --check on one command; one error line naming the cell."""
-    p = subprocess.run([cmd[0], "--check", *cmd[1:]], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
+    p = child.run_plain([cmd[0], "--check", *cmd[1:]], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
         raise cli.BadInput(f"{prog}: cell {cell_id}: {why}")

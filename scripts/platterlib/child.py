@@ -186,10 +186,38 @@ def stop_on_signals():
             signal.signal(s, _on_signal)
 
 
+def run_main(main, argv):
+    """main(argv)'s status for a module run as a program (python3 -m
+    platterlib.X) that starts children: a stopping signal stops them too
+    and ends it with 128 + the signal, silently (whoever sent it says why)."""
+    stop_on_signals()
+    try:
+        return main(argv)
+    except Interrupted as e:
+        return e.status
+
+
 def spawn(cmd, **kw):
     """A tracked child in a session of its own (raises Stopped after a
     stopping signal); wait for it with wait()."""
     return CHILDREN.spawn(cmd, **kw)
+
+
+def run_plain(cmd, input=None, capture_output=False, **kw):
+    """subprocess.run(cmd, ...) for a short helper (git, a build script's
+    --print-key, run-guest --check) as a tracked child: a stopping signal
+    stops it with the rest, where a plain subprocess.run child outlived
+    platter (issue 39, signals family).  Raises Stopped after a stop."""
+    if capture_output:
+        kw["stdout"] = kw["stderr"] = subprocess.PIPE
+    if input is not None:
+        kw["stdin"] = subprocess.PIPE
+    p = spawn(cmd, **kw)
+    # a stop in the middle leaves p to the stop (SIGTERM now, so it can
+    # stop what it started; SIGKILL after the grace): still tracked
+    out, err = p.communicate(input)
+    CHILDREN.ended(p)
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 def wait(p, timeout=None):

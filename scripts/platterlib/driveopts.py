@@ -17,6 +17,7 @@ import os
 import re
 import sys
 
+from . import child
 from . import cli
 from . import expspec
 from .paths import ROOT
@@ -116,4 +117,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(child.run_main(main, sys.argv))

@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import cli
+from . import child, cli
 from .paths import file_head, sha256_file as sha256
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -67,8 +67,8 @@ class Error(Exception):
 
 
 def _build_kernel(*args):
-    p = subprocess.run([os.path.join(ROOT, "scripts", "build-kernel"), *args],
-                       stdout=subprocess.PIPE, text=True)
+    p = child.run_plain([os.path.join(ROOT, "scripts", "build-kernel"), *args],
+                        stdout=subprocess.PIPE, text=True)
     if p.returncode != 0:
         raise cli.InfraError(f"platter: scripts/build-kernel {' '.join(args)} failed")
     return p.stdout
@@ -195,8 +195,8 @@ def _path(p, base_dir):
 
 def _git(args, cwd=None, env=None):
     try:
-        p = subprocess.run(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+        p = child.run_plain(["git", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     except OSError as e:
         raise Error(f"cannot run git: {e.strerror} (apt-get install git)")
     return p.returncode, p.stdout.strip(), p.stderr.strip()
@@ -362,8 +362,8 @@ def _copy_source(paths, tree, dest):
     if rc != 0:
         raise Error(f"tree '{tree['path']}': cannot read {tree['rev']}: {err[:200]}")
     for rel in filter(None, listed.split("\0")):
-        p = subprocess.run(["git", *git, "cat-file", "blob", f"{tree['commit']}:{rel}"],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        p = child.run_plain(["git", *git, "cat-file", "blob", f"{tree['commit']}:{rel}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
         with open(os.path.join(dest, rel), "wb") as f:
             f.write(p.stdout)
@@ -401,11 +401,11 @@ def _check_applies(files, tree, who=""):
             return   # no source yet: build-kernel checks after the download
         for f in files:
             try:
-                p = subprocess.run(["patch", "-d", tmp, "-p1", "--batch", "--forward",
-                                    "--no-backup-if-mismatch", "--reject-file=-", "-i",
-                                    os.path.abspath(f)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                   errors="replace")
+                p = child.run_plain(["patch", "-d", tmp, "-p1", "--batch", "--forward",
+                                     "--no-backup-if-mismatch", "--reject-file=-", "-i",
+                                     os.path.abspath(f)],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                    errors="replace")
             except OSError as e:
                 raise Error(f"cannot run patch: {e.strerror} (apt-get install patch)")
             if p.returncode != 0:
@@ -492,4 +492,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(child.run_main(main, sys.argv))

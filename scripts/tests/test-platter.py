@@ -341,6 +341,39 @@ def test_ended_child_is_not_running(tmp):
     child.wait(p)
 
 
+def test_signal_stops_helpers(tmp):
+    # issue 39 (signals family): the short helpers platter runs (run-guest
+    # --check on every cell, git on a kernel tree, build-kernel --print-key)
+    # were plain subprocess.run children: a signal killed the helper itself
+    # but what it had started ran on (run-guest --check's profile check, a
+    # platter-sim).  Here that platter-sim is a stand-in that waits
+    pids = os.path.join(tmp, "sim.pids")
+    sim = os.path.join(tmp, "sim")
+    with open(sim, "w") as f:
+        f.write("#!/bin/sh\n"
+                "if grep -q driveopts /proc/$PPID/cmdline; then\n"
+                f"    echo $$ >> {pids}; exec sleep 60\n"
+                f"fi\nexec {os.path.abspath(SIM)} \"$@\"\n")
+    os.chmod(sim, 0o755)
+    cache = os.path.join(tmp, "cache")
+    standin.fake_cache(cache)
+    env = dict(os.environ, PLATTER_SIM=sim, PLATTER_CACHE=cache, PLATTER_QEMU="/nonexistent")
+    p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", sim, "--runtime", "0.01",
+                          "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "o")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    t0 = time.monotonic()
+    while not os.path.exists(pids):
+        assert p.poll() is None and time.monotonic() - t0 < 60, p.communicate()
+        time.sleep(0.02)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, (p.returncode, err[-2000:])
+    left = [int(x) for x in open(pids).read().split() if standin.alive(int(x))]
+    for q in left:
+        os.kill(q, signal.SIGKILL)
+    assert not left, left
+
+
 def test_sim_from_the_environment(tmp):
     # issue 39: `meson test -C _build` failed two suites, platter looking
     # for build/sim/platter-sim in the checkout; meson test now names its
@@ -1030,6 +1063,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
           test_signal_stops_everything),
          ("a signal while platter starts: no traceback", test_signal_while_starting),
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
+         ("a signal stops platter's short helpers too", test_signal_stops_helpers),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
