@@ -214,17 +214,69 @@ def run_plain(cmd, input=None, capture_output=False, **kw):
         kw["stdin"] = subprocess.PIPE
     p = spawn(cmd, **kw)
     # a stop in the middle leaves p to the stop (SIGTERM now, so it can
-    # stop what it started; SIGKILL after the grace): still tracked
-    out, err = p.communicate(input)
+    # stop what it started; SIGKILL after the grace): still tracked.  A
+    # communicate() that timed out may be called again, losing nothing
+    sent = [input]
+
+    def talk(t):
+        data, sent[0] = sent[0], None     # input goes once; a retry sends none
+        return p.communicate(data, timeout=t)
+    out, err = _in_steps(talk)
     CHILDREN.ended(p)
     return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+# A stopping signal reaches whichever thread the kernel picks: one that
+# reaches a worker (waiting for its child) sets Python's flag, but its
+# handler runs only when the main thread next runs Python code.  A main
+# thread blocked without a timeout (on a future, a child, a reader) then
+# never took it: compare ran on with both signals seen and ignored.  So
+# the main thread waits in steps of WAKE_S.
+WAKE_S = 0.2
+
+
+def _in_steps(fn, timeout=None, expired=subprocess.TimeoutExpired):
+    """fn(t) until it does not raise `expired`, each t at most WAKE_S in
+    the main thread; re-raises once `timeout` (None: none) has passed."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(timeout)
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = None if end is None else end - time.monotonic()
+        step = WAKE_S if left is None else max(0.0, min(WAKE_S, left))
+        try:
+            return fn(step)
+        except expired:
+            if left is not None and left <= WAKE_S:
+                raise
+
+
+def result(fut):
+    """fut.result(), waited for in steps (WAKE_S)."""
+    return _in_steps(lambda t: fut.result(timeout=t), expired=cf.TimeoutError)
+
+
+def as_completed(futs):
+    """cf.as_completed(futs), waited for in steps (WAKE_S)."""
+    pending = set(futs)
+    while pending:
+        done, pending = _in_steps(
+            lambda t: _some_done(pending, t), expired=cf.TimeoutError)
+        yield from done
+
+
+def _some_done(pending, t):
+    done, rest = cf.wait(pending, timeout=t, return_when=cf.FIRST_COMPLETED)
+    if not done:
+        raise cf.TimeoutError
+    return done, rest
 
 
 def wait(p, timeout=None):
     """p's exit status; on timeout its whole session is killed and
     subprocess.TimeoutExpired raised."""
     try:
-        return p.wait(timeout=timeout)
+        return _in_steps(lambda t: p.wait(timeout=t), timeout)
     except subprocess.TimeoutExpired:
         kill_session(p.pid, signal.SIGKILL)
         p.wait()
@@ -287,7 +339,8 @@ def run(cmd, timeout=None, cwd=None, env=None, ok_status=(0,), stdin=None):
                    None, "")
     finally:
         for r in readers:
-            r.join()
+            while r.is_alive():
+                r.join(WAKE_S)
     err = bytes(got["err"]).decode("utf-8", "replace")
     if got["over"]:
         return Ran(None, (f"more than {CHILD_OUTPUT_MAX} bytes on stdout (killed): "

@@ -374,6 +374,49 @@ def test_signal_stops_helpers(tmp):
     assert not left, left
 
 
+def test_signal_reaching_a_worker_thread(tmp):
+    # issue 39 (signals family): a stopping signal the kernel hands to a
+    # worker thread only sets Python's flag; the main thread, blocked on a
+    # child (or a future) without a timeout, never ran the handler, and a
+    # compare ran on with SIGTERM and SIGINT both ignored.  Here the main
+    # thread blocks SIGUSR1, so the kernel must give it to the worker
+    import threading
+    from platterlib import child
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop()
+    old = signal.signal(signal.SIGUSR1, handler)
+    worker = threading.Thread(target=time.sleep, args=(3,))
+    worker.start()
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+    try:
+        for what in ("wait", "future"):
+            p = child.spawn(["sleep", "8"])
+            pool = __import__("concurrent.futures").futures.ThreadPoolExecutor(1)
+            fut = pool.submit(time.sleep, 8)
+            threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+            t0 = time.monotonic()
+            try:
+                if what == "wait":
+                    child.wait(p)
+                else:
+                    next(child.as_completed([fut]))
+                raise AssertionError(f"{what}: the signal was not taken")
+            except Stop:
+                took = time.monotonic() - t0
+            assert took < 5, f"{what}: the handler ran {took:.1f} s later"
+            p.kill()
+            child.wait(p)
+            pool.shutdown(wait=False, cancel_futures=True)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])
+        signal.signal(signal.SIGUSR1, old)
+        worker.join()
+
+
 def test_sim_from_the_environment(tmp):
     # issue 39: `meson test -C _build` failed two suites, platter looking
     # for build/sim/platter-sim in the checkout; meson test now names its
@@ -1064,6 +1107,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a signal while platter starts: no traceback", test_signal_while_starting),
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
          ("a signal stops platter's short helpers too", test_signal_stops_helpers),
+         ("a signal the kernel gives a worker thread is taken", test_signal_reaching_a_worker_thread),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
