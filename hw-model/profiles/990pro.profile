@@ -23,4 +23,4 @@ cache_segments = 16384
 fua = yes
 fua_method = in-place             # no PLP: a FUA write is programmed before it completes
 flush = queued                    # NVMe
-flush_commit_us = 900             # fitted: DESIGN: FLUSH costs 0.25-0.9 ms; every FLUSH runs it, one at a time (see docs/calibration.md)
+flush_commit_us = 900             # fitted: DESIGN: FLUSH costs 0.25-0.9 ms; every FLUSH runs it, and every FUA write after its program, one at a time (see docs/calibration.md)

@@ -464,18 +464,25 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
         Cmd *c = un->cmd;
         un->cmd = NULL;
         if (c->req.op == HWM_OP_WRITE) {
-            g_ptr_array_remove_fast(d->running_writes, c);
+            hwm_ns done = t;
             if (op == OP_LOG) {
                 /* durable in the log; its home write is still owed */
                 dev_unreserve(d, c);
                 hwm_cache_insert(&d->cache, c->lba, c->sectors, true,
                              ++d->ack_seq);
             } else {
-                /* newer data is home: cached copies are stale */
-                hwm_cache_remove(&d->cache, c->lba, c->sectors);
+                /* newer data is home: cached copies are stale (once its
+                 * commit is over, if it waits for one: finish_cmd) */
+                done = dev_durable_write_done(d, c, t);
+                if (!c->committing) {
+                    hwm_cache_remove(&d->cache, c->lba, c->sectors);
+                }
+            }
+            if (!c->committing) {
+                g_ptr_array_remove_fast(d->running_writes, c);
             }
             c->durable = true;
-            dev_complete_at(d, c, t);
+            dev_complete_at(d, c, done);
         } else {
             read_in = true;
             /* the part of the host transfer the media read did not hide */

@@ -108,6 +108,13 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
     /* whatever is not attributed was spent waiting in the queue */
     ev.t.queue_ns = done - c->submit_ns - parts;
     g_assert(ev.t.queue_ns >= 0);
+    if (c->committing) {
+        /* its data is what the sectors hold now: cached copies are
+         * stale, also of a write acknowledged while it was in flight */
+        c->committing = false;
+        g_ptr_array_remove_fast(d->running_writes, c);
+        hwm_cache_remove(&d->cache, c->lba, c->sectors);
+    }
     dev_emit(d, &ev);
 
     switch (c->req.op) {
@@ -152,11 +159,18 @@ void dev_complete_at(HwmDevice *d, Cmd *c, hwm_ns t)
 
 /* ---- cache room --------------------------------------------------------- */
 
+/* A write the buffer takes is durable at once: FUA (acknowledged from a
+ * protected buffer: fua_method), or any write behind power-loss
+ * protection. */
+static bool acked_durable(const HwmDevice *d, const Cmd *c)
+{
+    return (c->req.flags & HWM_REQ_FUA) || d->prof.power_loss_protection;
+}
+
 static bool room_for(const HwmDevice *d, const Cmd *c)
 {
-    bool durable = (c->req.flags & HWM_REQ_FUA) != 0;
     uint32_t more = hwm_cache_new_extents(&d->cache, c->lba, c->sectors,
-                                          durable);
+                                          acked_durable(d, c));
     return d->cache.dirty_sectors + d->reserved_sectors + c->sectors <=
                d->cache_sectors &&
            d->cache.extents + d->reserved_extents + more <=
@@ -179,19 +193,22 @@ void dev_unreserve(HwmDevice *d, Cmd *c)
     }
 }
 
-/* A write the cache can hold; the rest go to the media in place. */
+/* A write the cache can hold; the rest go to the media in place.  A
+ * protected buffer takes writes whatever the host set: WCE is about a
+ * volatile cache, which such a drive does not have. */
 static bool is_write_in_place(const HwmDevice *d, const Cmd *c)
 {
-    if (!d->wce || c->sectors > d->cache_sectors) {
+    if ((!d->wce && !d->prof.power_loss_protection) ||
+        c->sectors > d->cache_sectors) {
         return true;
     }
-    return (c->req.flags & HWM_REQ_FUA) &&
+    return (c->req.flags & HWM_REQ_FUA) && !d->prof.power_loss_protection &&
            d->prof.fua_method == HWM_FUA_IN_PLACE;
 }
 
 bool dev_is_log_write(const HwmDevice *d, const Cmd *c)
 {
-    return (c->req.flags & HWM_REQ_FUA) &&
+    return (c->req.flags & HWM_REQ_FUA) && !d->prof.power_loss_protection &&
            d->prof.fua_method == HWM_FUA_MEDIA_CACHE &&
            d->media.ops->media_cache_log && !is_write_in_place(d, c);
 }
@@ -405,7 +422,7 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
 
 static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
 {
-    bool protected = (c->req.flags & HWM_REQ_FUA) != 0;
+    bool protected = acked_durable(d, c);
     dev_unreserve(d, c);
     hwm_cache_insert(&d->cache, c->lba, c->sectors, protected, ++d->ack_seq);
     c->durable = protected;
@@ -415,26 +432,47 @@ static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
 
 /* ---- flushes ------------------------------------------------------------ */
 
+/* The commit (flush_commit_us) from `t`, one at a time: when it ends. */
+static hwm_ns commit(HwmDevice *d, hwm_ns t)
+{
+    d->commit_free = MAX(t, d->commit_free) + (hwm_ns)d->prof.flush_commit_ns;
+    return d->commit_free;
+}
+
 /*
  * A flush's write-back is over at `t`: the controller now runs its flush
- * routine (cache state, mapping journal) for flush_commit, one flush at a
- * time, whether or not new data arrived since the last one.  Returns when
- * that ends.  Without a write cache there is nothing to commit.
+ * routine (cache state, mapping journal), whether or not new data arrived
+ * since the last one.  Returns when that ends.  Without a write cache
+ * there is nothing to commit (each write committed itself), and behind
+ * power-loss protection the capacitors would.
  */
 static hwm_ns flush_commit(HwmDevice *d, hwm_ns t)
 {
-    if (!d->wce || d->prof.flush_commit_ns == 0) {
+    if (!d->wce || d->prof.flush_commit_ns == 0 ||
+        d->prof.power_loss_protection) {
         return t;
     }
-    d->commit_free = MAX(t, d->commit_free) + (hwm_ns)d->prof.flush_commit_ns;
-    return d->commit_free;
+    return commit(d, t);
+}
+
+hwm_ns dev_durable_write_done(HwmDevice *d, Cmd *c, hwm_ns t)
+{
+    if (d->prof.flush_commit_ns == 0 || d->prof.power_loss_protection ||
+        (d->wce && !(c->req.flags & HWM_REQ_FUA))) {
+        return t;
+    }
+    hwm_ns done = commit(d, t);
+    c->t.destage_ns += done - t;
+    c->committing = done > t;
+    return done;
 }
 
 static void check_flushes(HwmDevice *d, hwm_ns t)
 {
     /* the flush's commit needs the arm: after a read-ahead that holds it */
     if (d->nq_flush && d->nq_flush->state == CS_FLUSH &&
-        d->cache.extents == 0 && d->units[0].op != OP_READAHEAD) {
+        (d->cache.extents == 0 || d->prof.power_loss_protection) &&
+        d->units[0].op != OP_READAHEAD) {
         Cmd *c = d->nq_flush;
         hwm_ns committed = flush_commit(d, t);
         /* write-back ran alongside the controller's overhead */
@@ -454,7 +492,7 @@ static void check_flushes(HwmDevice *d, hwm_ns t)
     uint64_t oldest = hwm_cache_oldest_seq(&d->cache);
     for (guint i = 0; i < d->flushes->len;) {
         Cmd *c = g_ptr_array_index(d->flushes, i);
-        if (oldest > c->flush_cut) {
+        if (oldest > c->flush_cut || d->prof.power_loss_protection) {
             hwm_ns done = flush_commit(d, t);
             c->t.destage_ns = done - c->ready_ns;
             g_ptr_array_remove_index(d->flushes, i);

@@ -61,6 +61,8 @@ typedef struct Cmd {
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
+    bool committing;    /* programmed in place, waiting for the commit:
+                           still a running write until it completes */
     bool read_ahead;        /* READ: rode on the read-ahead in progress */
     hwm_ns host_done;       /* READ from the media: when its data has
                                reached the host (HostStream) */
@@ -230,6 +232,11 @@ void dev_media_q_push(HwmDevice *d, Cmd *c);
 /* Serve read `c` from the buffer (write cache, read segment, read-ahead
  * under way) if it holds the data at `t`: true when it did. */
 bool dev_read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t);
+/* A write programmed in place at `t` that must be durable when it
+ * completes (FUA, or the write cache off) waits for the commit, as a
+ * flush does: without it a power cut loses the mapping that finds the new
+ * data.  Returns when it may complete. */
+hwm_ns dev_durable_write_done(HwmDevice *d, struct Cmd *c, hwm_ns t);
 /* A read-ahead in progress gives way to commands that want the media. */
 void dev_yield_read_ahead(HwmDevice *d, hwm_ns t);
 /* Every idle unit takes what it can. */

@@ -237,8 +237,16 @@ const KeyDef hwm_profile_keys[] = {
       &hwm_rule_flush },
     { "flush_commit_us", T_TIME, NS_PER_US, F(flush_commit_ns), FOR_ALL,
       false, "0", 0, 1000 * NS_PER_MS, NULL,
-      "flush routine after a flush's write-back (write cache on; "
-      "one flush at a time)", NO_RULE },
+      "the commit that makes programmed data durable (a flash drive's "
+      "mapping journal), one at a time: a flush runs it after its "
+      "write-back (write cache on), and a write that must be durable when "
+      "it completes (FUA, or write cache off) after its program", NO_RULE },
+    { "power_loss_protection", T_BOOL, 1, F(power_loss_protection), FOR_ALL,
+      false, "no", 0, 1, NULL,
+      "the write buffer is backed by capacitors: every write it takes is "
+      "durable when acknowledged, a FUA write is acknowledged from it, and "
+      "a flush has nothing to do (such drives report a write-through cache)",
+      NO_RULE },
 };
 
 const size_t hwm_profile_nkeys = G_N_ELEMENTS(hwm_profile_keys);

@@ -142,7 +142,11 @@ struct HwmProfile {
     bool fua;
     HwmFuaMethod fua_method;
     HwmFlushMode flush_mode;
-    uint64_t flush_commit_ns;             /* flush routine, one at a time */
+    uint64_t flush_commit_ns;             /* the commit that makes programmed
+                                             data durable (a flash drive's
+                                             mapping journal), one at a time */
+    bool power_loss_protection;           /* the write buffer survives a
+                                             power cut */
 
     /* provenance of every value, by index in profile-keys.c's key table */
     unsigned char origin[HWM_PROFILE_MAX_KEYS];   /* HwmOrigin */

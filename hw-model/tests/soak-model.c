@@ -1,7 +1,9 @@
 /*
  * A long randomized integrity run of the model under the oracle: N requests
  * (writes, FUA writes, flushes, reads, discards) and a power cut about every
- * thousand, over every shipped profile with and without write cache.
+ * thousand, over profiles of each kind of durability (a protected FUA,
+ * FUA written in place, a flash commit, power-loss protection, no cache),
+ * with and without write cache.
  * Prints what it did; exits non-zero at the first violation.
  *
  *   soak-model [REQUESTS [SEED]]      (default 1000000 requests, seed 1)
@@ -16,20 +18,21 @@ int main(int argc, char **argv)
     uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     uint64_t s = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
     static const char *const names[] = { "st20000nm007d", "generic-7200",
-                                         "990pro", "ideal" };
+                                         "990pro", "ideal", "micron-9200pro" };
+    const uint64_t nnames = G_N_ELEMENTS(names);
     const size_t chunk = 20000;
     uint64_t done = 0, cuts = 0, runs = 0;
     g_autofree DriveStep *steps = g_new0(DriveStep, chunk);
 
     while (done < total) {
-        const char *name = names[runs % 4];
+        const char *name = names[runs % nnames];
         GError *err = NULL;
         g_autoptr(HwmProfile) p = hwm_profile_load(name, PROFILE_DIR, &err);
         if (!p) {
             fprintf(stderr, "soak-model: %s\n", err->message);
             return 2;
         }
-        HwmConfig cfg = { .write_cache = (runs / 4) % 3 == 2 ? HWM_OFF
+        HwmConfig cfg = { .write_cache = (runs / nnames) % 3 == 2 ? HWM_OFF
                                                              : HWM_TRISTATE_PROFILE };
         g_autoptr(HwmDevice) d = hwm_device_new(p, &cfg, NULL);
         size_t n = (size_t)MIN(chunk, total - done);
@@ -58,7 +61,7 @@ int main(int argc, char **argv)
         runs++;
     }
     printf("soak-model: %" G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT
-           " power cuts, %" G_GUINT64_FORMAT " runs over 4 profiles: "
-           "0 violations\n", done, cuts, runs);
+           " power cuts, %" G_GUINT64_FORMAT " runs over %" G_GUINT64_FORMAT
+           " profiles: 0 violations\n", done, cuts, runs, nnames);
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #define US 1000ll
 #define FAST_LINK "interface_mb_s = 1000000\n"   /* 4 ns per 4 KiB */
+#define X4K 5     /* 4096 B at FAST_LINK, ns, rounded up */
 
 /* One die of small pages; `extra` adds the keys a test is about. */
 static HwmDevice *flash_device(const char *extra)
@@ -70,6 +71,96 @@ static void test_write_back_fills_a_page(void)
     g_assert_cmpuint(st.destages, ==, 8);
     g_assert_cmpint(durable, >=, 3 * 100 * US);
     g_assert_cmpint(durable, <, 3 * 100 * US + 10 * US);
+}
+
+static void put_flags(HwmDevice *d, hwm_ns t, uint64_t tag, HwmOp op,
+                      uint32_t flags, uint64_t off, uint64_t len)
+{
+    GError *err = NULL;
+    HwmRequest r = { .tag = tag, .op = op, .flags = flags, .offset = off,
+                     .length = len };
+    g_assert_true(hwm_submit(d, t, &r, &err));
+    g_assert_no_error(err);
+}
+
+/* The completion of the one command in flight. */
+static HwmEvent complete_one(HwmDevice *d)
+{
+    HwmEvent ev;
+    hwm_ns t;
+    while ((t = hwm_next_event(d)) != HWM_NEVER) {
+        while (hwm_advance(d, t, &ev, 1) == 1) {
+            if (ev.kind == HWM_EV_COMPLETE) {
+                return ev;
+            }
+        }
+    }
+    g_assert_not_reached();
+}
+
+/* Without power-loss protection a write that must be durable when it
+ * completes (FUA, or any write with the write cache off) is programmed and
+ * then waits for the commit (flush_commit_us), as a flush does; commits
+ * run one at a time.  A plain write is acknowledged from the buffer. */
+static void test_durable_write_pays_the_commit(void)
+{
+    /* 1 us overhead, 100 us program, 500 us commit */
+    const char *keys = FAST_LINK "flush_commit_us = 500\n";
+    for (int wce = 1; wce >= 0; wce--) {
+        g_autofree char *extra = g_strconcat(keys, "write_cache = ",
+                                             wce ? "yes\n" : "no\n", NULL);
+        g_autoptr(HwmDevice) d = flash_device(extra);
+        put_flags(d, 0, 1, HWM_OP_WRITE, HWM_REQ_FUA, 0, 4096);
+        HwmEvent a = complete_one(d);
+        g_assert_cmpint(a.time_ns, ==, 1 * US + X4K + 100 * US + 500 * US);
+        g_assert_cmpint(a.t.destage_ns, ==, 500 * US);
+        /* two at once: the second's program runs beside the first's
+         * commit, its commit after it */
+        put_flags(d, a.time_ns, 2, HWM_OP_WRITE, HWM_REQ_FUA, 1 << 20, 4096);
+        put_flags(d, a.time_ns, 3, HWM_OP_WRITE, HWM_REQ_FUA, 2 << 20, 4096);
+        HwmEvent b = complete_one(d), c = complete_one(d);
+        g_assert_cmpint(c.time_ns - b.time_ns, ==, 500 * US);
+        /* a plain write: from the buffer, or (write cache off) programmed
+         * and committed */
+        put_flags(d, c.time_ns, 4, HWM_OP_WRITE, 0, 3 << 20, 4096);
+        HwmEvent w = complete_one(d);
+        g_assert_cmpint(w.time_ns - c.time_ns, ==,
+                        wce ? 1 * US + X4K : 1 * US + X4K + 100 * US + 500 * US);
+    }
+}
+
+/* Behind power-loss protection the buffer is durable: writes, FUA or not,
+ * are acknowledged from it whatever the host set WCE to, a flush waits for
+ * nothing, and a power cut loses nothing they acknowledged. */
+static void test_power_loss_protection(void)
+{
+    for (int wce = 1; wce >= 0; wce--) {
+        g_autofree char *extra = g_strconcat(
+            FAST_LINK "flush_commit_us = 500\npower_loss_protection = yes\n",
+            "write_cache = ", wce ? "yes\n" : "no\n", NULL);
+        g_autoptr(HwmDevice) d = flash_device(extra);
+        put_flags(d, 0, 1, HWM_OP_WRITE, HWM_REQ_FUA, 0, 4096);
+        HwmEvent a = complete_one(d);
+        g_assert_cmpint(a.time_ns, ==, 1 * US + X4K);
+        for (uint64_t i = 0; i < 16; i++) {
+            put_flags(d, a.time_ns, 2 + i, HWM_OP_WRITE, 0, (i + 1) << 20,
+                      4096);
+        }
+        for (int i = 0; i < 16; i++) {
+            complete_one(d);
+        }
+        HwmStats st;
+        hwm_stats(d, &st);
+        hwm_ns t = (hwm_ns)(16 * X4K + 1 * US + X4K) + a.time_ns;
+        put_flags(d, t, 99, HWM_OP_FLUSH, 0, 0, 0);
+        HwmEvent f = complete_one(d);
+        g_assert_cmpint(f.time_ns - t, ==, 1 * US);
+        /* the cut comes while write-back is still under way */
+        put_flags(d, f.time_ns, 100, HWM_OP_WRITE, 0, 40 << 20, 65536);
+        complete_one(d);
+        g_autoptr(GArray) lost = hwm_power_cut(d, f.time_ns + 2 * US);
+        g_assert_cmpuint(lost->len, ==, 0);
+    }
 }
 
 /* Four reads on four pages of one die of four planes run together; with
@@ -136,5 +227,8 @@ int main(int argc, char **argv)
     g_test_add_func("/flash/link-one-transfer-at-a-time",
                     test_link_one_transfer_at_a_time);
     g_test_add_func("/flash/too-many-units", test_too_many_units);
+    g_test_add_func("/flash/durable-write-pays-the-commit",
+                    test_durable_write_pays_the_commit);
+    g_test_add_func("/flash/power-loss-protection", test_power_loss_protection);
     return g_test_run();
 }

@@ -13,8 +13,8 @@
 #include "standard-headers/linux/virtio_ring.h"
 #include "hddmodel-rig.h"
 
-/* The tests exercise the write cache; a profile without one is skipped. */
-/* The tests exercise the write cache; a profile without one is skipped. */
+/* The tests exercise the volatile write cache; a profile without one (no
+ * cache, or a buffer behind power-loss protection) is skipped. */
 static bool profile_has_cache(void)
 {
     g_autoptr(HwmProfile) p = hwm_profile_load(profile_name(), profile_dir(),
@@ -23,7 +23,8 @@ static bool profile_has_cache(void)
 
     /* asked from the dump: hwm_device_new() failing is not clean yet */
     return dump && !strstr(dump, "\ncache_mb = 0 ") &&
-           strncmp(dump, "cache_mb = 0 ", 13) != 0;
+           strncmp(dump, "cache_mb = 0 ", 13) != 0 &&
+           !strstr(dump, "\npower_loss_protection = yes ");
 }
 
 static void test_skip(const void *why)
