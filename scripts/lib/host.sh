@@ -16,7 +16,7 @@ host_backports="meson python3-pycotap"
 host_guest_pkgs="libfdt-dev libpixman-1-dev libslirp-dev flex bison
     python3-venv dpkg-dev seabios qemu-system-data bc libelf-dev libssl-dev
     cpio busybox-static xfsprogs btrfs-progs fio valgrind ccache lz4 xz-utils perl
-    util-linux clang zstd"
+    util-linux procps clang zstd"
 
 # SeaBIOS: at least 1.16.3, from bookworm-backports (pinned, else its newest).
 # bookworm's 1.16.2 waits forever for a D2H interrupt when a command to an

@@ -417,6 +417,46 @@ def test_signal_reaching_a_worker_thread(tmp):
         worker.join()
 
 
+def test_signal_to_run_guest_alone(tmp):
+    # issue 39 (signals family): a SIGTERM or SIGINT sent to run-guest's pid
+    # alone (`platter run` execs it; a supervisor's kill) waited for QEMU to
+    # end, up to its 30-minute limit: bash runs a trap only once the
+    # foreground command has ended.  QEMU now runs in a session of its own,
+    # waited for in the background, and the trap stops all of it
+    scratch = os.path.join(tmp, "scratch")
+    os.mkdir(scratch)
+    cache = os.path.join(tmp, "cache")
+    standin.fake_cache(cache)
+    pids = os.path.join(tmp, "pids")
+    env = dict(os.environ, TMPDIR=scratch, PLATTER_CACHE=cache, STAND_IN_PIDS=pids,
+               PLATTER_QEMU=standin.write_qemu(os.path.join(tmp, "qemu")))
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        if os.path.exists(pids):
+            os.unlink(pids)
+        p = subprocess.Popen([PLATTER, "run", "--kernel", "fops", "--device", "nvme", "dsync",
+                              "--", "--runtime", "0.1"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        t0 = time.monotonic()
+        while not (os.path.exists(pids) and len(open(pids).read().split()) == 2):
+            assert p.poll() is None and time.monotonic() - t0 < 60, p.communicate()
+            time.sleep(0.05)
+        p.send_signal(sig)
+        try:
+            _, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            raise AssertionError(f"{sig.name}: run-guest still running 30 s later")
+        assert p.returncode == 128 + sig, (p.returncode, err[-1500:])
+        assert err.strip().splitlines()[-1].startswith(f"run-guest: stopped by {sig.name}"), err
+        left = [int(q) for q in open(pids).read().split() if standin.alive(int(q))]
+        for q in left:
+            os.kill(q, signal.SIGKILL)
+        assert not left, (sig.name, left)
+        assert os.listdir(scratch) == [], (sig.name, os.listdir(scratch))
+
+
 def test_sim_from_the_environment(tmp):
     # issue 39: `meson test -C _build` failed two suites, platter looking
     # for build/sim/platter-sim in the checkout; meson test now names its
@@ -1108,6 +1148,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
          ("a signal stops platter's short helpers too", test_signal_stops_helpers),
          ("a signal the kernel gives a worker thread is taken", test_signal_reaching_a_worker_thread),
+         ("a signal to run-guest alone stops QEMU", test_signal_to_run_guest_alone),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
