@@ -88,9 +88,23 @@ def session_members(sid):
     return pids
 
 
+def _alive(pid):
+    """pid runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:][:1] != b"Z"
+
+
 def kill_session(sid, sig):
-    """Send sig to every process of session sid; how many there were."""
+    """Send sig to every process of session sid; how many there were.  A
+    helper's child is no session leader (run_main): then sid is its pid."""
     pids = session_members(sid)
+    if not pids and not CHILDREN.own_sessions and CHILDREN.running(sid) and \
+            _alive(sid):
+        pids = [sid]
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)
@@ -106,6 +120,10 @@ class _Children:
         self.sessions = set()
         self.stopping = None   # the signal that stops the command
         self.tmp_root = None   # the children's TMPDIR, made at the first spawn
+        # children in sessions of their own (platter); a helper run by
+        # platter (run_main) keeps them in its own session, which platter
+        # stops whole even when a SIGKILL leaves the helper no time to
+        self.own_sessions = True
 
     def child_env(self, env):
         """env (None: this process's) with TMPDIR in the children's folder,
@@ -134,9 +152,14 @@ class _Children:
             if self.stopping is not None:
                 raise Stopped(cmd[0])
             kw["env"] = self.child_env(kw.get("env"))
-            p = subprocess.Popen(cmd, start_new_session=True, **kw)
+            p = subprocess.Popen(cmd, start_new_session=self.own_sessions, **kw)
             self.sessions.add(p.pid)
         return p
+
+    def running(self, pid):
+        """pid is a child spawned here that has not been seen to end."""
+        with self.lock:
+            return pid in self.sessions
 
     def ended(self, p):
         with self.lock:
@@ -191,6 +214,7 @@ def run_main(main, argv):
     platterlib.X) that starts children: a stopping signal stops them too
     and ends it with 128 + the signal, silently (whoever sent it says why)."""
     stop_on_signals()
+    CHILDREN.own_sessions = False
     try:
         return main(argv)
     except Interrupted as e:

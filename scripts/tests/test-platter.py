@@ -358,20 +358,45 @@ def test_signal_stops_helpers(tmp):
     cache = os.path.join(tmp, "cache")
     standin.fake_cache(cache)
     env = dict(os.environ, PLATTER_SIM=sim, PLATTER_CACHE=cache, PLATTER_QEMU="/nonexistent")
-    p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", sim, "--runtime", "0.01",
-                          "--cells", "seq.*.nvme.*", "--out", os.path.join(tmp, "o")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    t0 = time.monotonic()
-    while not os.path.exists(pids):
-        assert p.poll() is None and time.monotonic() - t0 < 60, p.communicate()
-        time.sleep(0.02)
-    p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=60)
-    assert p.returncode == 130, (p.returncode, err[-2000:])
-    left = [int(x) for x in open(pids).read().split() if standin.alive(int(x))]
-    for q in left:
-        os.kill(q, signal.SIGKILL)
-    assert not left, left
+    # one signal; and a second at once, whose SIGKILL leaves the helper no
+    # time to stop what it started (its children are in its session)
+    for sigs in ([signal.SIGINT], [signal.SIGTERM, signal.SIGINT]):
+        if os.path.exists(pids):
+            os.unlink(pids)
+        p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", sim, "--runtime",
+                              "0.01", "--cells", "seq.*.nvme.*", "--out",
+                              os.path.join(tmp, "o")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        t0 = time.monotonic()
+        while not os.path.exists(pids):
+            assert p.poll() is None and time.monotonic() - t0 < 60, p.communicate()
+            time.sleep(0.02)
+        for sig in sigs:
+            p.send_signal(sig)
+        _, err = p.communicate(timeout=60)
+        assert p.returncode in (130, 143), (p.returncode, err[-2000:])
+        time.sleep(0.5)     # what a SIGKILL missed runs on: give it a moment to show
+        left = [int(x) for x in open(pids).read().split() if standin.alive(int(x))]
+        for q in left:
+            os.kill(q, signal.SIGKILL)
+        assert not left, (sigs, left)
+
+
+def test_helper_children_in_its_session(tmp):
+    # issue 39 (signals family): a helper platter runs (run-guest --check's
+    # driveopts) started its platter-sim in a session of its own; SIGTERM
+    # and SIGINT at once make platter SIGKILL the helper's session before
+    # the helper can stop that child, which ran on.  A module run as a
+    # program (child.run_main) keeps its children in its own session
+    code = ("import os, sys; sys.path.insert(0, sys.argv[1]); from platterlib import child\n"
+            "def main(argv):\n"
+            "    p = child.spawn(['sleep', '5'])\n"
+            "    print(os.getsid(p.pid) == os.getsid(0)); p.kill(); child.wait(p)\n"
+            "    return 0\n"
+            "sys.exit(child.run_main(main, []))\n")
+    p = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "scripts")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.strip() == "True", (p.returncode, p.stdout, p.stderr)
 
 
 def test_signal_reaching_a_worker_thread(tmp):
@@ -1148,6 +1173,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
          ("a signal stops platter's short helpers too", test_signal_stops_helpers),
          ("a signal the kernel gives a worker thread is taken", test_signal_reaching_a_worker_thread),
+         ("a helper's children stay in its session", test_helper_children_in_its_session),
          ("a signal to run-guest alone stops QEMU", test_signal_to_run_guest_alone),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
