@@ -261,8 +261,9 @@ def host_packages():
 
 def git_commit():
     try:
-        p = child.run_plain(["git", "-C", ROOT, "describe", "--always", "--dirty",
-                             "--abbrev=12"], capture_output=True, text=True)
+        # (no optional locks: a stop must not leave index.lock behind)
+        p = child.run_plain(["git", "--no-optional-locks", "-C", ROOT, "describe", "--always",
+                             "--dirty", "--abbrev=12"], capture_output=True, text=True)
         return p.stdout.strip() or "unknown"
     except OSError:
         return "unknown"

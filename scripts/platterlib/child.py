@@ -141,10 +141,15 @@ class _Children:
         return dict(base, TMPDIR=self.tmp_root)
 
     def remove_tmp_root(self):
-        """At exit: the children's folder goes once no child runs (one
-        that still does keeps it)."""
-        if self.tmp_root and not self.kill_all(0):
-            shutil.rmtree(self.tmp_root, ignore_errors=True)
+        """At exit: the children's folder goes once no child runs, or
+        STOP_GRACE_S later (a child SIGKILLed a moment ago may still be
+        ending)."""
+        if not self.tmp_root:
+            return
+        end = time.monotonic() + STOP_GRACE_S
+        while self.kill_all(0) and time.monotonic() < end:
+            time.sleep(0.05)
+        shutil.rmtree(self.tmp_root, ignore_errors=True)
 
     def spawn(self, cmd, **kw):
         """subprocess.Popen(cmd) in a session of its own, tracked."""

@@ -31,10 +31,16 @@ def version():
     inst = installed()
     if inst:
         return inst.get("version", "unknown")
+    from . import child   # (child needs nothing of paths: no cycle)
     try:
-        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    except OSError:
+        # a tracked child: a stop ends it with platter (issue 39: a cell's
+        # worker thread ran git describe on past platter's exit); without
+        # optional locks: --dirty refreshes the index under index.lock,
+        # which a git killed by that stop left in the checkout
+        p = child.run_plain(["git", "--no-optional-locks", "-C", ROOT, "describe", "--always",
+                             "--dirty"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    except (OSError, child.Stopped):
         return "unknown"
     return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else "unknown"
 

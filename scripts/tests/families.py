@@ -355,6 +355,15 @@ def _wait_for_handlers(p, limit_s=20):
         time.sleep(0.002)
 
 
+def _listing(folder, most=12):
+    """What folder holds, a path each (relative), at most `most`."""
+    out = []
+    for d, dirs, files in os.walk(folder):
+        for n in sorted(dirs + files):
+            out.append(os.path.relpath(os.path.join(d, n), folder))
+    return out[:most]
+
+
 def _check_signals(h, name, sigs, delay_s, gap_s):
     h.COUNT["signals"] = h.COUNT.get("signals", 0) + 1
     with h.scratch() as d:
@@ -401,9 +410,19 @@ def _check_signals(h, name, sigs, delay_s, gap_s):
         what = f"{name}, {'+'.join(s.name for s in sigs)} after {delay_s:.2f} s: " \
                f"exit {p.returncode}, stderr {err[-600:]!r}"
         left = _tagged(tag.split("=")[1])
+        named = []
         for pid in left:
-            os.kill(pid, signal.SIGKILL)
-        assert not left, f"processes left {left}: {what}"
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    words = f.read().replace(bytes(1), b" ")[:120]
+                named.append(f"{pid} {words.decode(errors='replace')}")
+            except OSError:
+                named.append(str(pid))
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        assert not left, f"processes left {named}: {what}"
         assert "Traceback" not in err, what
         # signals that arrive together are handled in the order of their
         # numbers (Python's, as the kernel's): any of them may be the one
@@ -413,7 +432,7 @@ def _check_signals(h, name, sigs, delay_s, gap_s):
             if p.returncode in (128 + s, -s) and s != first:
                 first = s
         assert p.returncode in (128 + first, -first) + h.STATUSES, what
-        assert os.listdir(tmp) == [], f"left in TMPDIR {os.listdir(tmp)}: {what}"
+        assert os.listdir(tmp) == [], f"left in TMPDIR {_listing(tmp)}: {what}"
         stopped = p.returncode in (128 + first, -first)
         full = os.path.join(d, output) if output else None
         if stopped and full and os.path.isdir(full):

@@ -295,10 +295,12 @@ def test_second_signal_leaves_no_work_dir(tmp):
     for name, argv in (("pc", [PLATTER, "powercut", "fops-nvme", "--cuts", "4",
                                "--parallel", "2"]),
                        ("cmp", None)):
+        # (two signals that arrive together are taken in the order of their
+        # numbers: SIGINT's 130 is as right as SIGTERM's 143)
         for i in range(3):
             rc, _, stderr, _, pids, out, scratch = interrupted_compare(
                 tmp, f"{name}{i}", [signal.SIGTERM, signal.SIGINT], argv=argv, gap_s=0.002)
-            assert rc == 143, (name, rc, stderr[-2000:])
+            assert rc in (130, 143), (name, rc, stderr[-2000:])
             assert not [q for q in pids if standin.alive(q)], name
             assert os.listdir(scratch) == [], (name, i, os.listdir(scratch))
 
