@@ -31,16 +31,14 @@ def version():
     inst = installed()
     if inst:
         return inst.get("version", "unknown")
-    from . import child   # (child needs nothing of paths: no cycle)
     try:
-        # a tracked child: a stop ends it with platter (issue 39: a cell's
-        # worker thread ran git describe on past platter's exit); without
-        # optional locks: --dirty refreshes the index under index.lock,
-        # which a git killed by that stop left in the checkout
-        p = child.run_plain(["git", "--no-optional-locks", "-C", ROOT, "describe", "--always",
-                             "--dirty"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    except (OSError, child.Stopped):
+        # without optional locks: --dirty refreshes the index under
+        # index.lock, which a git killed by a stop left in the checkout
+        # (issue 39).  A plain child: paths imports nothing of platter's
+        p = subprocess.run(["git", "--no-optional-locks", "-C", ROOT, "describe", "--always",
+                            "--dirty"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    except OSError:
         return "unknown"
     return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else "unknown"
 
