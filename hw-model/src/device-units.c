@@ -75,19 +75,9 @@ static void serve_queued_reads(HwmDevice *d, hwm_ns t)
 {
     for (guint i = 0; i < d->media_q->len;) {
         Cmd *c = g_ptr_array_index(d->media_q, i);
-        if (c->req.op != HWM_OP_READ) {
-            i++;
-            continue;
-        }
-        media_q_take(d, i);
-        if (!dev_read_from_buffer(d, c, t)) {
-            /* back where it was: the order of the queue is its readiness */
-            uint32_t u = pinned_unit(d, c);
-            g_ptr_array_insert(d->media_q, (gint)i, c);
-            if (u != UNIT_NONE && d->reads_waiting[u]++ == 0 &&
-                d->units[u].op == OP_IDLE) {
-                unitset_add(&d->reads_idle, u);
-            }
+        if (c->req.op == HWM_OP_READ && dev_read_from_buffer(d, c, t)) {
+            media_q_take(d, i);     /* served: out of the queue */
+        } else {
             i++;
         }
     }

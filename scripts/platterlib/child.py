@@ -79,23 +79,27 @@ def session_members(sid):
                 stat = f.read()
         except OSError:
             continue   # gone meanwhile
-        # after the command name in parentheses: state ppid pgrp session;
-        # a zombie has ended (an unwaited child of platter's own is one
-        # until exit: counted, it held the reap for its whole grace)
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = _stat_fields(stat)
         if len(fields) > 3 and int(fields[3]) == sid and fields[0] != b"Z":
             pids.append(int(name))
     return pids
 
 
+def _stat_fields(stat):
+    """/proc/PID/stat's fields after the command name in parentheses:
+    state ppid pgrp session ...  A zombie (state Z) has ended: an unwaited
+    child of platter's own is one until exit, and counted as running it
+    held the reap for its whole grace."""
+    return stat[stat.rfind(b")") + 2:].split()
+
+
 def _alive(pid):
-    """pid runs (a zombie has ended)."""
+    """pid runs (not a zombie)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
+            return _stat_fields(f.read())[:1] != [b"Z"]
     except OSError:
         return False
-    return stat[stat.rfind(b")") + 2:][:1] != b"Z"
 
 
 def kill_session(sid, sig):

@@ -355,6 +355,15 @@ def _wait_for_handlers(p, limit_s=20):
         time.sleep(0.002)
 
 
+def _cmdline(pid):
+    """pid's command line, its first 120 bytes, or ''."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(bytes(1), b" ")[:120].decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def _listing(folder, most=12):
     """What folder holds, a path each (relative), at most `most`."""
     out = []
@@ -400,28 +409,13 @@ def _check_signals(h, name, sigs, delay_s, gap_s):
             if p.poll() is None:
                 p.send_signal(s)
             time.sleep(gap_s)
-        try:
-            out, err = p.communicate(timeout=40)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            raise AssertionError(f"{name}: no end within 40 s of {sigs[0].name}")
+        out, err = standin.finish(p, 40, f"{name}: no end within 40 s of {sigs[0].name}")
         err = err.decode(errors="replace")
         what = f"{name}, {'+'.join(s.name for s in sigs)} after {delay_s:.2f} s: " \
                f"exit {p.returncode}, stderr {err[-600:]!r}"
-        left = _tagged(tag.split("=")[1])
-        named = []
-        for pid in left:
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    words = f.read().replace(bytes(1), b" ")[:120]
-                named.append(f"{pid} {words.decode(errors='replace')}")
-            except OSError:
-                named.append(str(pid))
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        tagged = _tagged(tag.split("=")[1])
+        named = [f"{pid} {_cmdline(pid)}" for pid in tagged]
+        left = standin.kill_left(tagged)
         assert not left, f"processes left {named}: {what}"
         assert "Traceback" not in err, what
         # signals that arrive together are handled in the order of their

@@ -47,6 +47,29 @@ def write_qemu(path):
     return path
 
 
+def finish(p, timeout_s, why):
+    """p's (stdout, stderr) once it ends; killed and AssertionError(why)
+    if it has not ended within timeout_s (a stop that did not stop)."""
+    try:
+        return p.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError(why)
+
+
+def kill_left(pids):
+    """Of pids, those still running, killed (so a failing check leaves
+    nothing behind either)."""
+    left = [int(q) for q in pids if alive(int(q))]
+    for q in left:
+        try:
+            os.kill(q, 9)
+        except ProcessLookupError:
+            pass
+    return left
+
+
 def alive(pid):
     """pid runs (a zombie does not)."""
     try:

@@ -280,7 +280,7 @@ def test_signal_stops_everything(tmp):
             stderr.strip().splitlines()[-1].startswith("platter: stopped by SIG"), stderr
         assert stdout == "", stdout
         assert took < 30, f"{name}: {took:.1f} s to stop"
-        left = [q for q in pids if standin.alive(q)]
+        left = standin.kill_left(pids)
         assert not left, (name, left)
         assert not os.path.exists(out), (name, os.listdir(out))
         assert os.listdir(scratch) == [], (name, os.listdir(scratch))
@@ -301,7 +301,7 @@ def test_second_signal_leaves_no_work_dir(tmp):
             rc, _, stderr, _, pids, out, scratch = interrupted_compare(
                 tmp, f"{name}{i}", [signal.SIGTERM, signal.SIGINT], argv=argv, gap_s=0.002)
             assert rc in (130, 143), (name, rc, stderr[-2000:])
-            assert not [q for q in pids if standin.alive(q)], name
+            assert not standin.kill_left(pids), name
             assert os.listdir(scratch) == [], (name, i, os.listdir(scratch))
 
 
@@ -378,9 +378,7 @@ def test_signal_stops_helpers(tmp):
         _, err = p.communicate(timeout=60)
         assert p.returncode in (130, 143), (p.returncode, err[-2000:])
         time.sleep(0.5)     # what a SIGKILL missed runs on: give it a moment to show
-        left = [int(x) for x in open(pids).read().split() if standin.alive(int(x))]
-        for q in left:
-            os.kill(q, signal.SIGKILL)
+        left = standin.kill_left(open(pids).read().split())
         assert not left, (sigs, left)
 
 
@@ -469,17 +467,10 @@ def test_signal_to_run_guest_alone(tmp):
             assert p.poll() is None and time.monotonic() - t0 < 60, p.communicate()
             time.sleep(0.05)
         p.send_signal(sig)
-        try:
-            _, err = p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            raise AssertionError(f"{sig.name}: run-guest still running 30 s later")
+        _, err = standin.finish(p, 30, f"{sig.name}: run-guest still running 30 s later")
         assert p.returncode == 128 + sig, (p.returncode, err[-1500:])
         assert err.strip().splitlines()[-1].startswith(f"run-guest: stopped by {sig.name}"), err
-        left = [int(q) for q in open(pids).read().split() if standin.alive(int(q))]
-        for q in left:
-            os.kill(q, signal.SIGKILL)
+        left = standin.kill_left(open(pids).read().split())
         assert not left, (sig.name, left)
         assert os.listdir(scratch) == [], (sig.name, os.listdir(scratch))
 
