@@ -44,7 +44,7 @@ import time
 import zlib
 import lzma
 
-from . import child, cli, kernelspec, strictjson
+from . import child, cli, kernelspec, paths, strictjson
 from .paths import cache_root, file_head, sha256_file
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -260,13 +260,8 @@ def host_packages():
 
 
 def git_commit():
-    try:
-        # (no optional locks: a stop must not leave index.lock behind)
-        p = child.run_plain(["git", "--no-optional-locks", "-C", ROOT, "describe", "--always",
-                             "--dirty", "--abbrev=12"], capture_output=True, text=True)
-        return p.stdout.strip() or "unknown"
-    except OSError:
-        return "unknown"
+    # a tracked child: a stop ends it with platter
+    return paths.git_version(run=child.run_plain, abbrev=12) or "unknown"
 
 
 class HashingReader:

@@ -31,16 +31,26 @@ def version():
     inst = installed()
     if inst:
         return inst.get("version", "unknown")
+    return git_version() or "unknown"
+
+
+def git_version(run=subprocess.run, abbrev=None):
+    """`git describe --always --dirty` of this checkout, or None outside
+    git; run: how to run git (platter passes its tracked child.run_plain).
+    Without taking .git/index.lock: describe --dirty writes the refreshed
+    index under it, even with --no-optional-locks, and a git killed by a
+    stop left the lock in the checkout (issue 39); status does not."""
+    git = ["git", "--no-optional-locks", "-C", ROOT]
     try:
-        # without optional locks: --dirty refreshes the index under
-        # index.lock, which a git killed by a stop left in the checkout
-        # (issue 39).  A plain child: paths imports nothing of platter's
-        p = subprocess.run(["git", "--no-optional-locks", "-C", ROOT, "describe", "--always",
-                            "--dirty"],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        d = run(git + ["describe", "--always"] + ([f"--abbrev={abbrev}"] if abbrev else []),
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if d.returncode != 0 or not d.stdout.strip():
+            return None
+        st = run(git + ["status", "--porcelain", "--untracked-files=no"],
+                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     except OSError:
-        return "unknown"
-    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else "unknown"
+        return None
+    return d.stdout.strip() + ("-dirty" if st.stdout.strip() else "")
 
 
 def cache_root():

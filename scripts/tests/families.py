@@ -355,6 +355,9 @@ def _wait_for_handlers(p, limit_s=20):
         time.sleep(0.002)
 
 
+LEFT_GRACE_S = 3
+
+
 def _cmdline(pid):
     """pid's command line, its first 120 bytes, or ''."""
     try:
@@ -413,6 +416,12 @@ def _check_signals(h, name, sigs, delay_s, gap_s):
         err = err.decode(errors="replace")
         what = f"{name}, {'+'.join(s.name for s in sigs)} after {delay_s:.2f} s: " \
                f"exit {p.returncode}, stderr {err[-600:]!r}"
+        # a short helper (git describe) that a worker thread started just
+        # before the stop may end a moment after platter: a grace of
+        # LEFT_GRACE_S; what the stop missed runs far longer (a guest, 600 s)
+        end = time.monotonic() + LEFT_GRACE_S
+        while _tagged(tag.split("=")[1]) and time.monotonic() < end:
+            time.sleep(0.05)
         tagged = _tagged(tag.split("=")[1])
         named = [f"{pid} {_cmdline(pid)}" for pid in tagged]
         left = standin.kill_left(tagged)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """scripts/platter checks that need no guest (sim-only cells); prints TAP.
 usage: test-platter.py PLATTER_SIM"""
-import json, os, re, signal, subprocess, sys, time
+import json, os, re, shutil, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import devicespec, expspec, matrix, paths, tap  # noqa: E402
@@ -473,6 +473,28 @@ def test_signal_to_run_guest_alone(tmp):
         left = standin.kill_left(open(pids).read().split())
         assert not left, (sig.name, left)
         assert os.listdir(scratch) == [], (sig.name, os.listdir(scratch))
+
+
+def test_version_takes_no_index_lock(tmp):
+    # issue 39: `git describe --dirty` writes the refreshed index under
+    # .git/index.lock (--no-optional-locks or not); a stop that killed it,
+    # at platter's start or in a cache export, left the lock in the user's
+    # checkout and the next git commit refused.  platter's version and the
+    # cache's commit never run it: a logging git on PATH shows each call
+    os.makedirs(os.path.join(tmp, "bin"))
+    log = os.path.join(tmp, "git.log")
+    real = shutil.which("git")
+    with open(os.path.join(tmp, "bin", "git"), "w") as f:
+        f.write(f'#!/bin/sh\necho "$*" >> {log}\nexec {real} "$@"\n')
+    os.chmod(os.path.join(tmp, "bin", "git"), 0o755)
+    env = dict(os.environ, PATH=os.path.join(tmp, "bin") + ":" + os.environ["PATH"])
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from platterlib import cache, paths\n"
+            "print(paths.version(), cache.git_commit())\n")
+    p = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "scripts")],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0 and "unknown" not in p.stdout, (p.stdout, p.stderr)
+    calls = open(log).read().splitlines()
+    assert calls and not [c for c in calls if "describe" in c and "--dirty" in c], calls
 
 
 def test_sim_from_the_environment(tmp):
@@ -1167,6 +1189,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a signal stops platter's short helpers too", test_signal_stops_helpers),
          ("a signal the kernel gives a worker thread is taken", test_signal_reaching_a_worker_thread),
          ("a helper's children stay in its session", test_helper_children_in_its_session),
+         ("platter's version takes no .git/index.lock", test_version_takes_no_index_lock),
          ("a signal to run-guest alone stops QEMU", test_signal_to_run_guest_alone),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
