@@ -123,6 +123,12 @@ class _Children:
         self.lock = threading.RLock()   # a handler may run while the main thread holds it
         self.sessions = set()
         self.stopping = None   # the signal that stops the command
+        # while the main thread starts a child, a stop's Interrupted waits
+        # (deferred) so the child and its folder are tracked before it is
+        # raised: raised inside Popen or mkdtemp, it left a child running
+        # or an empty platter-children.* behind (signals family)
+        self.deferring = 0
+        self.deferred = None
         self.tmp_root = None   # the children's TMPDIR, made at the first spawn
         # children in sessions of their own (platter); a helper run by
         # platter (run_main) keeps them in its own session, which platter
@@ -155,14 +161,33 @@ class _Children:
             time.sleep(0.05)
         shutil.rmtree(self.tmp_root, ignore_errors=True)
 
+    @contextlib.contextmanager
+    def _deferring(self):
+        """In the main thread, a stop that comes inside the block raises its
+        Interrupted when the block ends (after what the block does)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        self.deferring += 1
+        try:
+            yield
+        finally:
+            self.deferring -= 1
+            late, self.deferred = self.deferred, None
+            if late is not None:
+                raise late
+
     def spawn(self, cmd, **kw):
         """subprocess.Popen(cmd) in a session of its own, tracked."""
-        with self.lock:
+        with self.lock, self._deferring():
             if self.stopping is not None:
                 raise Stopped(cmd[0])
             kw["env"] = self.child_env(kw.get("env"))
             p = subprocess.Popen(cmd, start_new_session=self.own_sessions, **kw)
             self.sessions.add(p.pid)
+            if self.stopping is not None:
+                # the stop's kill came before p was tracked
+                kill_session(p.pid, signal.SIGTERM)
         return p
 
     def running(self, pid):
@@ -205,7 +230,10 @@ CHILDREN = _Children()
 
 def _on_signal(signum, _frame):
     if CHILDREN.stop(signum):
-        raise Interrupted(signum)
+        if CHILDREN.deferring:
+            CHILDREN.deferred = Interrupted(signum)
+        else:
+            raise Interrupted(signum)
 
 
 def stop_on_signals():
