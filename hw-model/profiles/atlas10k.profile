@@ -25,9 +25,10 @@ seek_full_stroke_ms = 10.828      # [dx] seek time at distance 10021, the longes
 seek_avg_ms = 5.599               # [dx] the data-sheet average (weighted over all seek
                                   # distances, docs/profiles.md) of the measured curve,
                                   # linear between its 138 points, over 10042 cylinders
-cache_mb = 2                      # [dx] 10 segments x 374 blocks (1.83 MiB), to the MiB
-read_segments = 10                # [dx] Number of buffer segments
-read_segment_kb = 187             # [dx] Segment size 374 blocks
+cache_mb = 1.826171875            # [dx] 10 segments x 374 blocks = 1914880 bytes, exactly
+read_segments = 10                # [dx] Number of buffer segments = 10
+read_segment_kb = 187             # [dx] Segment size 374 blocks, exactly
+cache_segments = 1                # [dx] Maximum number of write segments = 1 (valid/atlas10k.diskspecs)
 # [dx] valid/atlas10k.diskspecs "Read hit over. after read" and its seven
 # siblings, ms there: DIXtrac times each kind of command on the idle drive
 read_hit_overhead_us = 184                # [dx] Read hit over. after read = 0.184
@@ -38,3 +39,7 @@ write_hit_overhead_us = 186               # [dx] Write hit over. after read = 0.
 write_hit_after_write_overhead_us = 189   # [dx] Write hit over. after write = 0.189
 write_miss_overhead_us = 344.92           # [dx] Write miss over. after read = 0.34492
 write_miss_after_write_overhead_us = 496.73 # [dx] Write miss over. after write = 0.49673
+# Not taken: DIXtrac's head switch (0.176 ms) and added write settle
+# (0.487 ms), valid/atlas10k.model.  The model has no track-skew key and
+# derives its skew from these two; DIXtrac measured the skews apart, and the
+# rules' values stand in for both (docs/VALIDATION.md, "DiskSim's ten drives").

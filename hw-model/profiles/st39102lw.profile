@@ -26,9 +26,10 @@ seek_full_stroke_ms = 10.627      # [dx] seek time at distance 6894, the longest
 seek_avg_ms = 5.468               # [dx] the data-sheet average (weighted over all seek
                                   # distances, docs/profiles.md) of the measured curve,
                                   # linear between its 106 points, over 6962 cylinders
-cache_mb = 1                      # [dx] 3 segments x 561 blocks (valid/cheetah9LP.diskspecs), to the MiB
-read_segments = 3                 # [dx] Number of buffer segments (valid/cheetah9LP.diskspecs)
-read_segment_kb = 280             # [dx] Segment size 561 blocks, to the KiB
+cache_mb = 0.82177734375          # [dx] 3 segments x 561 blocks = 861696 bytes, exactly
+read_segments = 3                 # [dx] Number of buffer segments = 3
+read_segment_kb = 280.5           # [dx] Segment size 561 blocks, exactly
+cache_segments = 3                # [dx] Maximum number of write segments = 3 (valid/cheetah9LP.diskspecs)
 # [dx] valid/cheetah9LP.diskspecs "Read hit over. after read" and its seven
 # siblings, ms there: DIXtrac times each kind of command on the idle drive
 read_hit_overhead_us = 66                 # [dx] Read hit over. after read = 0.066
@@ -39,3 +40,7 @@ write_hit_overhead_us = 748               # [dx] Write hit over. after read = 0.
 write_hit_after_write_overhead_us = 500   # [dx] Write hit over. after write = 0.5
 write_miss_overhead_us = 906.92           # [dx] Write miss over. after read = 0.90692
 write_miss_after_write_overhead_us = 896.4 # [dx] Write miss over. after write = 0.8964
+# Not taken: DIXtrac's head switch (0.03 ms) and added write settle
+# (0.461 ms), valid/cheetah9LP.model.  The model has no track-skew key and
+# derives its skew from these two; DIXtrac measured the skews apart, and the
+# rules' values stand in for both (docs/VALIDATION.md, "DiskSim's ten drives").

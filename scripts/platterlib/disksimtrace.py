@@ -17,7 +17,10 @@ one at a time, so the arrival times the real drive saw are
 and the converted trace replays them open loop at those times, each line
 carrying the drive's own completion as `# done=` (hwm.h's format).  Blocks
 are 512 bytes (DiskSim's unit).  Times are decimal microseconds; they are
-read as decimals, never floats, and land on whole nanoseconds.
+read as decimals, never floats, and each lands on the nearest whole
+nanosecond (half to even): some traces give six decimals of a microsecond
+(hp_c2490a, hp_c3323a, dec_rz26, st41601n), digits of no measurement at
+that resolution.
 """
 import decimal
 import os
@@ -48,10 +51,7 @@ def _us_to_ns(text, where, field):
     if v > NS_MAX / _NS_PER_US:
         raise TraceError(f"{where}: {field} '{text[:30]}' is out of range (at most "
                          f"{NS_MAX // 1000} us)")
-    ns = v * _NS_PER_US
-    if ns != ns.to_integral_value():
-        raise TraceError(f"{where}: {field} '{text}' has a fraction of a ns")
-    return int(ns)
+    return int((v * _NS_PER_US).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
 def _count(text, where, field, lo):
@@ -81,8 +81,8 @@ def read(lines, name):
         serv = _us_to_ns(f[4], where, "service_us")
         gap = _us_to_ns(f[5], where, "next_interarrival_us")
         if serv == 0:
-            raise TraceError(f"{where}: service_us is 0: no drive completes "
-                             "a request in no time")
+            raise TraceError(f"{where}: service_us is 0 (to the ns): no "
+                             "drive completes a request in no time")
         if t + serv + gap > NS_MAX:
             raise TraceError(f"{where}: the trace's time passes {NS_MAX} ns")
         out.append((f[0], blkno * BLOCK_BYTES, blocks * BLOCK_BYTES, t, t + serv))

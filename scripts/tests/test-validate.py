@@ -249,7 +249,7 @@ def expect_refused(drives, misses, unsourced=None, extracted=None):
 
 # A DiskSim validation trace as valid/*.trace writes it (made up here: the
 # real ones are data this repository does not ship).
-DISKSIM_LINES = ["R Hit    1000   4    663.00000  45422.00000\n",
+DISKSIM_LINES = ["R Hit    1000   4    663.000499  45421.999500\n",
                  "W Hit    1004   8    607.50000  34200.00000\n",
                  "\n",
                  "R Hit    2000  16   6657.00000  64047.00000\n"]
@@ -276,7 +276,7 @@ def check_disksim_bad_lines(tmp):
                        ("X Hit 1 4 663 1\n", "operation"),
                        ("R Hit -1 4 663 1\n", "blkno"),
                        ("R Hit 1 0 663 1\n", "blocks"),
-                       ("R Hit 1 4 0.0000001 1\n", "fraction"),
+                       ("R Hit 1 4 0.0000001 1\n", "service_us is 0 (to the ns)"),
                        ("R Hit 1 4 0 1\n", "service_us is 0"),
                        ("R Hit 1 4 663 nan\n", "next_interarrival_us")):
         try:
