@@ -17,7 +17,8 @@ form_factor = 3.5-inch            # the Atlas 10K is a 3.5-inch drive
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
 interface_mb_s = 80               # Ultra2 Wide SCSI, as for the Cheetah 9LP; no stored page states it
 heads = 6                         # [dx] Number of data surfaces
-zones = 24                        # [dx] 24 dm_layout_g1_zone entries
+zones = 13                        # [dx] 13 runs of equal Blocks per track in the 24
+                                  # dm_layout_g1_zone entries (DIXtrac splits a zone at spares)
 outer_sectors_per_track = 334     # [dx] zone 0 Blocks per track
 inner_sectors_per_track = 229     # [dx] zone 23 Blocks per track
 seek_track_to_track_ms = 1.245    # [dx] seek time at distance 1

@@ -44,10 +44,12 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from platterlib import tap  # noqa: E402
 sys.path.insert(0, HERE)
 import families  # noqa: E402
+import dixtrac_sample  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 PLATTER = os.path.join(ROOT, "scripts", "platter")
 RUN_GUEST = os.path.join(ROOT, "scripts", "run-guest")
+PROFILE_IMPORT = os.path.join(ROOT, "scripts", "profile-import")
 STATUSES = (0, 1, 2, 125)
 TIME_BOUND_S = 60
 MEM_BOUND_MB = 2048
@@ -321,6 +323,25 @@ def profile(text):
                   d, ["p.profile"])
 
 
+@SETTINGS
+@given(st.sampled_from(sorted(dixtrac_sample.FILES)),
+       st.data())
+def dixtrac_files(which, data):
+    # one of a DIXtrac extraction's three files mutated: profile-import
+    # refuses it with one line, or writes a profile platter-sim loads or
+    # refuses with one line
+    text = data.draw(text_mutations(dixtrac_sample.FILES[which]))
+    with scratch() as d:
+        for name, body in dixtrac_sample.FILES.items():
+            write(d, name, text if name == which else body)
+        names = list(dixtrac_sample.FILES) + ["p.profile"]
+        check_run("dixtrac", [PROFILE_IMPORT, "sample.diskspecs", "-o", "p.profile"], d,
+                  names)
+        if os.path.exists(os.path.join(d, "p.profile")):
+            check_run("dixtrac profile", [SIM, "--profile", "./p.profile", "--dump-profile"],
+                      d, names)
+
+
 TRACE = ("# platter-trace v1\n0 W 0 4096 -\n1000 W 4096 4096 F\n2000 FLUSH\n"
          "3000 R 0 4096 -\n# power-cut at=5000\n")
 
@@ -441,7 +462,7 @@ HARNESS = argparse.Namespace(ROOT=ROOT, PLATTER=PLATTER, RUN_GUEST=RUN_GUEST, SI
                              TIME_BOUND_S=TIME_BOUND_S, check_run=check_run, scratch=scratch,
                              base_report=base_report)
 TARGETS = [experiment_spec, campaign_spec, report_json, powercut_parts, cache_archive,
-           profile, trace,
+           profile, trace, dixtrac_files,
            platter_argv, sim_argv, run_guest_check, bench_lock_argv, firmware_version] + \
     families.targets(HARNESS)
 

@@ -370,6 +370,27 @@ def check_shipped_tables():
     V.check_tables()
 
 
+def check_profile_against_extraction(tmp):
+    # a DiskSim drive's [dx] keys are what profile-import makes of its files
+    sys.path.insert(0, HERE)
+    import dixtrac_sample
+    for name, text in dixtrac_sample.FILES.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    specs = os.path.join(tmp, "sample.diskspecs")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "..", "profile-import"), specs],
+                       capture_output=True, text=True, check=True)
+    prof = os.path.join(tmp, "sample.profile")
+    with open(prof, "w") as f:
+        f.write(p.stdout)
+    assert V.extraction_differs(prof, specs) == []
+    with open(prof, "w") as f:
+        f.write(p.stdout.replace("\nzones = 2 ", "\nzones = 3 ").replace(
+            "\nwrite_cache = no", "\n# write_cache = no"))
+    assert V.extraction_differs(prof, specs) == [("zones", "3", "2"),
+                                                  ("write_cache", None, "no")]
+
+
 tap.run([("verdicts", lambda tmp: check_verdicts()),
          ("within target: ok", check_within_target),
          ("unsourced kinds: a row each, nothing run", check_unsourced_rows),
@@ -387,5 +408,6 @@ tap.run([("verdicts", lambda tmp: check_verdicts()),
          ("trace rows: model per request, verdicts", check_trace_rows),
          ("trace absent: rows say so, nothing run", check_trace_absent),
          ("an extracted key needs its source in EXTRACTED", check_extracted_keys),
-         ("shipped tables are consistent", lambda tmp: check_shipped_tables())],
+         ("shipped tables are consistent", lambda tmp: check_shipped_tables()),
+         ("a DiskSim drive's profile is profile-import's", check_profile_against_extraction)],
         with_tmpdir=True)
