@@ -199,6 +199,12 @@ def rows():
         yield n, int(cols[0]), cols[1], cols[2], cols[3]
 
 
+# a hang detector, not a speed test: compare --build-only checks every
+# cell (run-guest --check, about 1.3 s each) before its build fails, 15 s
+# idle, and it passed 60 s beside a cold CI's builds
+ROW_TIMEOUT_S = 300
+
+
 def start(pool, fix, out_frag, command):
     """The row's command, its fixtures made here (one thread), run in the pool."""
     argv = [fix.expand(w) for w in shlex.split(command)]
@@ -208,7 +214,7 @@ def start(pool, fix, out_frag, command):
             return subprocess.run(argv, cwd=ROOT, env=ENV, text=True,
                                   stdout=full if out_frag == "DEVFULL" else subprocess.PIPE,
                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                  timeout=60)
+                                  timeout=ROW_TIMEOUT_S)
     return pool.submit(run)
 
 
