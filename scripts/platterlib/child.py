@@ -66,11 +66,14 @@ class Stopped(Exception):
     """A child was asked for after a stopping signal."""
 
 
-def session_members(sid):
-    """The pids of the processes in session sid (Linux /proc): what a
-    process-group kill misses (timeout(1) puts its command in a group of
-    its own)."""
-    pids = []
+def session_members(sids):
+    """{sid: [pids]}: the processes of each session in sids (Linux /proc),
+    in one pass: what a process-group kill misses (timeout(1) puts its
+    command in a group of its own).  One pass for all sessions, since a
+    stop on a loaded host must not read /proc once per child session."""
+    out = {sid: [] for sid in sids}
+    if not out:
+        return out
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -80,9 +83,11 @@ def session_members(sid):
         except OSError:
             continue   # gone meanwhile
         fields = _stat_fields(stat)
-        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != b"Z":
-            pids.append(int(name))
-    return pids
+        if len(fields) > 3 and fields[0] != b"Z":
+            sid = int(fields[3])
+            if sid in out:
+                out[sid].append(int(name))
+    return out
 
 
 def _stat_fields(stat):
@@ -103,16 +108,25 @@ def _alive(pid):
 
 
 def kill_session(sid, sig):
-    """Send sig to every process of session sid; how many there were.  A
-    helper's child is no session leader (run_main): then sid is its pid."""
-    pids = session_members(sid)
-    if not pids and not CHILDREN.own_sessions and CHILDREN.running(sid) and \
-            _alive(sid):
-        pids = [sid]
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
-    return len(pids)
+    """Send sig to every process of session sid; how many there were."""
+    return kill_sessions([sid], sig)
+
+
+def kill_sessions(sids, sig):
+    """Send sig to every process of each session in sids; how many there
+    were.  A helper's child is no session leader (run_main): then its
+    session's sid is its pid, and that pid alone is sent sig."""
+    members = session_members(sids)
+    n = 0
+    for sid, pids in members.items():
+        if not pids and not CHILDREN.own_sessions and CHILDREN.running(sid) and \
+                _alive(sid):
+            pids = [sid]
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        n += len(pids)
+    return n
 
 
 class _Children:
@@ -202,7 +216,7 @@ class _Children:
     def kill_all(self, sig):
         with self.lock:
             sessions = list(self.sessions)
-        return sum(kill_session(s, sig) for s in sessions)
+        return kill_sessions(sessions, sig)
 
     def stop(self, signum):
         """A stopping signal: True the first time.  Every child session is
