@@ -370,6 +370,17 @@ def check_shipped_tables():
     V.check_tables()
 
 
+def check_trace_plot(tmp):
+    # the measured and the modelled curves, each ending at its slowest
+    pairs = [("R", (i + 1) * 1000, (i + 1) * 2000) for i in range(1000)]
+    V.plot_trace("d", "Drive", "d.trace", pairs, tmp)
+    svg = open(os.path.join(tmp, "d-trace.svg")).read()
+    assert svg.count("<path ") == 2 and "platter" in svg and "DiskSim" in svg, svg[:500]
+    # times in ns, drawn in us: 1 to 1000 us measured, 2 to 2000 modelled,
+    # so the axis runs from the 1 us decade to the 10000 us one
+    assert ">10000<" in svg and ">1<" in svg and ">100000<" not in svg, svg[:2000]
+
+
 def check_profile_against_extraction(tmp):
     # a DiskSim drive's [dx] keys are what profile-import makes of its files
     sys.path.insert(0, HERE)
@@ -409,5 +420,6 @@ tap.run([("verdicts", lambda tmp: check_verdicts()),
          ("trace absent: rows say so, nothing run", check_trace_absent),
          ("an extracted key needs its source in EXTRACTED", check_extracted_keys),
          ("shipped tables are consistent", lambda tmp: check_shipped_tables()),
-         ("a DiskSim drive's profile is profile-import's", check_profile_against_extraction)],
+         ("a DiskSim drive's profile is profile-import's", check_profile_against_extraction),
+         ("a trace's plot: the drive's curve and platter's", check_trace_plot)],
         with_tmpdir=True)
