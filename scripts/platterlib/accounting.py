@@ -224,6 +224,10 @@ def _at(samples, t):
     return best
 
 
+# the throughput series' source when it is fio's own IOPS log
+FIO_SOURCE = "fio's IOPS log"
+
+
 def iops_series(log_text, interval_ms):
     """fio's per-job IOPS logs ("# FILE" before each job's lines "TIME_MS,
     IOPS, DIR, BS, OFFSET[, PRIO]") summed over the jobs per interval:
@@ -326,7 +330,7 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
             "complete_delay_us": _mean_us(d["complete_delay_ns"], d["completed"]),
             "complete_delay_max_us": d["complete_delay_max_ns"] / 1000})
     if iops_log is not None and iops_log_ms:
-        series, source = iops_series(iops_log, iops_log_ms), "fio's IOPS log"
+        series, source = iops_series(iops_log, iops_log_ms), FIO_SOURCE
     elif acct.get("devices") and acct["devices"][0].get("samples"):
         series = device_series(acct["devices"][0]["samples"], start)
         source = "the drive's completions"
@@ -423,9 +427,10 @@ def markdown(cell_id, s):
     return md + [""]
 
 
-def throughput_chart(title, curves, path):
-    """curves: [(name, colour, [(s, IOPS)])]: throughput against virtual
-    time, linear axes from 0.  False (nothing written) without points."""
+def throughput_chart(title, curves, path, y_label):
+    """curves: [(name, colour, [(s, per s)])]: throughput against virtual
+    time, linear axes from 0, the y axis named y_label (its unit).  False
+    (nothing written) without points."""
     pts = [p for _, _, c in curves for p in c]
     if not pts:
         return False
@@ -438,7 +443,9 @@ def throughput_chart(title, curves, path):
     out = [f'<text x="{w / 2:.1f}" y="20" text-anchor="middle" font-size="14">'
            f'{html.escape(title)}</text>',
            f'<text x="{left + pw / 2:.1f}" y="{top + ph + 34:.1f}" text-anchor="middle">'
-           'virtual time in the window (s)</text>']
+           'virtual time in the window (s)</text>',
+           f'<text x="14" y="{top + ph / 2:.1f}" text-anchor="middle" '
+           f'transform="rotate(-90 14 {top + ph / 2:.1f})">{html.escape(y_label)}</text>']
     for i in range(5):
         v = vmax * i / 4
         _, y = xy(0, v)

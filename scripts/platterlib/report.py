@@ -244,7 +244,7 @@ def accounting_section(cells, title, slug, outdir):
     """Each guest cell's time accounting (where its virtual time went,
     the resource that bound it, steady or not) and its throughput over
     time, plotted for the cells together."""
-    md, curves = [], []
+    md, curves, sources = [], [], set()
     for i, c in enumerate(cells):
         s = (_summ(c, "guest") or {})
         if not c or not c.get("guest") or not s:
@@ -257,8 +257,14 @@ def accounting_section(cells, title, slug, outdir):
         if a and a["throughput"]["series"]:
             curves.append((f"{c['variant']} ({a['throughput']['source']})", COLOURS[i],
                            a["throughput"]["series"]))
+            sources.add(a["throughput"]["source"])
+    # fio's log counts the job's I/Os; the drive's completions count its
+    # commands (a FLUSH is one, a merged write one for several I/Os)
+    y_label = ("I/Os per s" if sources == {accounting.FIO_SOURCE} else
+               "drive commands per s" if accounting.FIO_SOURCE not in sources else
+               "per s: I/Os (fio's log) or drive commands")
     if accounting.throughput_chart(f"throughput over time, {title}", curves,
-                                   os.path.join(outdir, slug + ".svg")):
+                                   os.path.join(outdir, slug + ".svg"), y_label):
         md += [f"![throughput over time]({slug}.svg)", ""]
     return md
 

@@ -395,7 +395,16 @@ def check_report(tmp):
     assert "| 1 | 0.0% | 50.0% | 50.0% |" in text, text
     assert "![throughput over time](time-w.svg)" in text, text
     with open(os.path.join(tmp, "time-w.svg")) as f:
-        assert "<path" in f.read()
+        svg = f.read()
+    assert "<path" in svg
+    # issue 40: the y axis says what it counts: the drive's completions
+    # are commands (a FLUSH is one), fio's log its I/Os
+    assert s["throughput"]["source"] == "the drive's completions", s["throughput"]
+    assert ">drive commands per s</text>" in svg, svg[:1500]
+    s["throughput"]["source"] = accounting.FIO_SOURCE
+    report.accounting_section((cell, None), "w", "time-w", tmp)
+    with open(os.path.join(tmp, "time-w.svg")) as f:
+        assert ">I/Os per s</text>" in f.read()
 
 
 def spec(**extra):
