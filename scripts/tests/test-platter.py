@@ -357,6 +357,27 @@ def test_signal_while_spawning(tmp):
         assert os.listdir(scratch) == [], (where, os.listdir(scratch))
 
 
+def test_workloads_description(tmp):
+    # issue 40: a user's fio job in place of the experiment's workloads
+    # kept its "O_DSYNC 4 KiB direct writes" description in the report
+    job = os.path.join(tmp, "mine.fio")
+    with open(job, "w") as f:
+        f.write("[w]\nrw=randwrite\nbs=4k\nsize=64m\n")
+    out = os.path.join(tmp, "wl")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM,
+                        "--workloads", job, "--fs", "ext4", "--runtime", "0.05",
+                        "--cells", "*.nvme.*", "--out", out], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-2000:]
+    md = open(os.path.join(out, "report.md")).read().splitlines()
+    assert "O_DSYNC" not in md[2] and job in md[2], md[:4]
+    # the experiment's own workloads by name keep its description
+    out2 = os.path.join(tmp, "wl2")
+    subprocess.run([PLATTER, "compare", "seed-fops", "--sim-only", "--sim", SIM,
+                    "--workloads", "seq", "--runtime", "0.05", "--cells", "*.nvme.*",
+                    "--out", out2], capture_output=True, text=True, check=True)
+    assert "O_DSYNC" in open(os.path.join(out2, "report.md")).read().splitlines()[2]
+
+
 def test_signal_while_starting(tmp):
     # issue 39 (signals family): Ctrl-C while platter imported its modules
     # gave a KeyboardInterrupt traceback.  The signal comes, every time, from
@@ -1237,6 +1258,8 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("SIGINT, SIGTERM or two SIGINTs stop compare and all it started",
           test_signal_stops_everything),
          ("a signal while platter starts: no traceback", test_signal_while_starting),
+         ("a user's job file replaces the experiment's description",
+          test_workloads_description),
          ("a signal while a child starts leaves neither it nor its folder",
           test_signal_while_spawning),
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
