@@ -10,7 +10,7 @@ one is (experiment pairs, `platter compare --base/--patched`, run-guest
   patches:PATH[@tree:PATH@REV][,config=FILE][,fs=FS][,frontend=FE]
                                 patch files (git format-patch output, an
                                 mbox, or a directory of *.patch, *.diff,
-                                *.mbox applied in name order) on the pinned
+                                *.mbox, *.mbx applied in name order) on the pinned
                                 source, or on a tree at a revision
   bzimage:PATH                  a prebuilt kernel, booted as it is
 
@@ -56,7 +56,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 KINDS = ("tree", "patches", "bzimage")
 SYNTAX = ("a variant name, tree:PATH[@REV], patches:PATH[@tree:PATH@REV] "
           "or bzimage:PATH")
-PATCH_SUFFIXES = (".patch", ".diff", ".mbox")
+PATCH_SUFFIXES = (".patch", ".diff", ".mbox", ".mbx")
 PATCH_DIR = os.path.join(ROOT, "guest-tests", "kernel", "patches")
 KERNEL_DIR = os.path.join(ROOT, "guest-tests", "kernel")
 CONFIG_LINE = re.compile(r"CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set|#.*|\s*")
@@ -247,9 +247,19 @@ def parse(text, base_dir="", known=None):
         if at and not after:
             raise Error(f"'{text:.60}': an empty revision after '@'")
     elif kind == "patches":
+        # the base is named by "@tree:"; any other '@' is the path's own (a
+        # b4 message-id as a file name: issue 40 found it read as a base)
+        path, at, after = main.partition("@tree:")
+        if not path:
+            raise Error(f"'{text:.60}': no PATH ({SYNTAX})")
+        other = main.partition("@")[2]
+        if not at and other.startswith(("bzimage:", "patches:")):
+            raise Error(f"'{text:.60}': patches go onto the pinned source or onto "
+                        f"tree:PATH@REV, not '{other:.40}'")
         k["path"] = path
         if at:
-            if not after.startswith("tree:") or "," in after:
+            after = "tree:" + after
+            if "," in after:
                 raise Error(f"'{text:.60}': patches go onto the pinned source or onto "
                             f"tree:PATH@REV, not '{after:.40}'")
             k["base"] = parse(after, base_dir, known)
@@ -298,17 +308,21 @@ def _resolve_tree(k):
 
 
 def patch_files(path):
-    """A file, or a directory's *.patch, *.diff and *.mbox in name order."""
+    """A file, or a directory's *.patch, *.diff, *.mbox and *.mbx (b4 am's) in name order."""
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path)
                        if f.endswith(PATCH_SUFFIXES) and os.path.isfile(os.path.join(path, f)))
         if not files:
-            raise Error(f"patches '{path}': a directory without *.patch, *.diff or *.mbox files")
+            raise Error(f"patches '{path}': a directory without *.patch, *.diff, *.mbox or *.mbx files")
         return files
     if not os.path.isfile(path):
-        raise Error(f"patches '{path}': " + ("not a regular file or a directory"
-                                             if os.path.exists(path) else
-                                             "no such file or directory"))
+        why = ("not a regular file or a directory" if os.path.exists(path) else
+               "no such file or directory")
+        if not os.path.exists(path) and "@" in os.path.basename(path):
+            # the form of a message-id: platter reads patches from files
+            why += (" (a lore message-id? platter reads patches from files: `b4 am "
+                    "MSGID -o DIR` writes the series into DIR, then patches:DIR)")
+        raise Error(f"patches '{path}': {why}")
     return [path]
 
 

@@ -194,6 +194,17 @@ def test_patch_directory_in_order(tmp):
     write(os.path.join(tmp, "prose.patch"), "just words\n")
     assert "not a patch" in error("patches:prose.patch", tmp)
     assert "onto the pinned source or onto tree" in error(f"patches:{d}@bzimage:x", tmp)
+    # issue 40: an '@' of the path's own (b4's message-id names) is no base
+    b4 = os.path.join(tmp, "b4")
+    write(os.path.join(b4, "v2_20261201_dev_fops.mbx"),
+          "--- /dev/null\n+++ b/new-b4\n@@ -0,0 +1 @@\n+x\n")
+    k = kernelspec.parse(f"patches:{b4}", tmp, VARIANTS)
+    assert [os.path.basename(f) for f in k["files"]] == ["v2_20261201_dev_fops.mbx"]
+    msgid = os.path.join(tmp, "20261201.1234-1-dev@example.org")
+    write(msgid, "--- /dev/null\n+++ b/new-m\n@@ -0,0 +1 @@\n+x\n")
+    assert kernelspec.parse(f"patches:{msgid}", tmp, VARIANTS)["files"] == [msgid]
+    why = error("patches:20261202.5678-1-dev@example.org", tmp)
+    assert "no such file" in why and "b4 am" in why and "example.org'" in why, why
 
 
 def test_config_and_bzimage(tmp):
