@@ -15,7 +15,9 @@ capacity_bytes = 9184760832       # [dx] Block count = 17938986 x 512
 rpm = 10025                       # [dx] Rotation speed (in rpms)
 form_factor = 3.5-inch            # the Atlas 10K is a 3.5-inch drive
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
-interface_mb_s = 80               # Ultra2 Wide SCSI, as for the Cheetah 9LP; no stored page states it
+interface_mb_s = 5.1717           # [dx] Bulk sector transfer time = 0.099 ms a block (valid/atlas10k.diskspecs):
+                                  # 512 B in that time, the drive's own host transfer, slower than
+                                  # its SCSI bus; DiskSim moves a block in the slower of the two
 heads = 6                         # [dx] Number of data surfaces
 zones = 13                        # [dx] 13 runs of equal Blocks per track in the 24
                                   # dm_layout_g1_zone entries (DIXtrac splits a zone at spares)

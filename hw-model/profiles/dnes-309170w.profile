@@ -15,7 +15,9 @@ capacity_bytes = 9173114880       # [dx] Block count = 17916240 x 512
 rpm = 7200                        # [dx] Rotation speed (in rpms)
 form_factor = 3.5-inch            # the Ultrastar 18ES is a 3.5-inch drive
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
-interface_mb_s = 80               # Ultra2 Wide SCSI, as for the Cheetah 9LP; no stored page states it
+interface_mb_s = 5.0693           # [dx] Bulk sector transfer time = 0.101 ms a block (valid/ibm18es.diskspecs):
+                                  # 512 B in that time, the drive's own host transfer, slower than
+                                  # its SCSI bus; DiskSim moves a block in the slower of the two
 heads = 5                         # [dx] Number of data surfaces
 zones = 11                        # [dx] 11 runs of equal Blocks per track (390 ... 247) in the
                                   # 55 dm_layout_g1_zone entries, which DIXtrac splits at the

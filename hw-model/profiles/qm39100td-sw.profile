@@ -15,8 +15,9 @@ capacity_bytes = 9105024000       # [dx] Block count = 17783250 x 512
 rpm = 7200                        # [dx] Rotation speed (in rpms)
 form_factor = 3.5-inch            # the Atlas III is a 3.5-inch drive
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
-interface_mb_s = 80               # Ultra2 Wide SCSI, as for its sibling the Atlas 10K and
-                                  # validate's class for the drive; no stored page states it
+interface_mb_s = 4.8302           # [dx] Bulk sector transfer time = 0.106 ms a block (valid/atlas_III.diskspecs):
+                                  # 512 B in that time, the drive's own host transfer, slower than
+                                  # its SCSI bus; DiskSim moves a block in the slower of the two
 heads = 10                        # [dx] Number of data surfaces
 zones = 9                         # [dx] 9 dm_layout_g1_zone entries
 outer_sectors_per_track = 256     # [dx] zone 0 Blocks per track

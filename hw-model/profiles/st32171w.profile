@@ -16,7 +16,9 @@ capacity_bytes = 2104320000       # [dx] Block count = 4110000 x 512
 rpm = 7200                        # [dx] Rotation speed (in rpms)
 form_factor = 3.5-inch            # the Barracuda is a 3.5-inch drive
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
-interface_mb_s = 40               # Ultra Wide SCSI (the W suffix: 68-pin, 16-bit); no stored page states it
+interface_mb_s = 3.8209           # [dx] Bulk sector transfer time = 0.134 ms a block (valid/barracuda.diskspecs):
+                                  # 512 B in that time, the drive's own host transfer, slower than
+                                  # its SCSI bus; DiskSim moves a block in the slower of the two
 heads = 5                         # [dx] Number of data surfaces
 zones = 11                        # [dx] 11 dm_layout_g1_zone entries
 outer_sectors_per_track = 186     # [dx] zone 0 Blocks per track

@@ -15,7 +15,9 @@ capacity_bytes = 4550246400       # [dx] Block count = 8887200 x 512
 rpm = 10033                       # [dx] Rotation speed (in rpms)
 form_factor = 3.5-inch            # the Cheetah 4LP is a 3.5-inch drive, as the Cheetah 9LP
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
-interface_mb_s = 20               # Ultra SCSI, narrow (the N suffix: 50-pin, 8-bit); no stored page states it
+interface_mb_s = 4.8302           # [dx] Bulk sector transfer time = 0.106 ms a block (valid/cheetah4LP.diskspecs):
+                                  # 512 B in that time, the drive's own host transfer, slower than
+                                  # its SCSI bus; DiskSim moves a block in the slower of the two
 heads = 8                         # [dx] Number of data surfaces
 zones = 7                         # [dx] 7 dm_layout_g1_zone entries
 outer_sectors_per_track = 195     # [dx] zone 0 Blocks per track

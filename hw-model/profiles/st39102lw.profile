@@ -16,7 +16,9 @@ capacity_bytes = 9105018880       # [dx] Block count = 17783240 x 512
 rpm = 10045                       # [dx] Rotation speed (in rpms)
 form_factor = 3.5-inch            # the Cheetah 9LP is a 3.5-inch drive (product manual title)
 interface = sas                   # SCSI: a queued-command interface like SAS (flush queued)
-interface_mb_s = 80               # Ultra2 Wide SCSI (the LW suffix); no stored page states it
+interface_mb_s = 4.8762           # [dx] Bulk sector transfer time = 0.105 ms a block (valid/cheetah9LP.diskspecs):
+                                  # 512 B in that time, the drive's own host transfer, slower than
+                                  # its SCSI bus; DiskSim moves a block in the slower of the two
 heads = 12                        # [dx] Number of data surfaces
 zones = 11                        # [dx] 11 dm_layout_g1_zone entries
 outer_sectors_per_track = 254     # [dx] zone 0 Blocks per track

@@ -15,8 +15,9 @@ or `source FILE` (another parameter file, read in its place); `#` starts a
 comment.  Keys are
 phrases with spaces and parentheses ("Rotation speed (in rpms)").
 
-Keys the files do not determine (form factor, the host interface and its
-rate) are the user's: `scripts/profile-import` takes them as options.
+Keys the files do not determine (form factor, the host interface, and its
+rate where DIXtrac timed no host transfer) are the user's:
+`scripts/profile-import` takes them as options.
 What the files say that no profile key can hold is listed with the
 profile (`not_expressible`), never dropped silently.
 """
@@ -385,6 +386,17 @@ def extract(diskspecs_path):
     if fwl == 0:
         put("write_cache", "no", f"{sname} Fast write level = 0: a write completes "
             "once on the media")
+    bulk = _num(sf, "Bulk sector transfer time", diskspecs_path, lo=0, hi=1000) \
+        if "Bulk sector transfer time" in sf else 0
+    if bulk:
+        # DiskSim moves each block between host and buffer in the larger of
+        # the bus's block time and this one (disk_get_blktranstime): the
+        # drive's own host transfer, slower than any SCSI bus of its day,
+        # and what DIXtrac's overheads were measured beside
+        put("interface_mb_s", _fmt(decimal.Decimal(BLOCK_BYTES) / (bulk * 1000), 4),
+            f"{sname} Bulk sector transfer time = {_fmt(bulk)} ms a block: "
+            f"{BLOCK_BYTES} B in that time, the drive's host transfer (DiskSim "
+            "takes it where it is slower than the bus)")
     for key, field in OVERHEADS:
         ms = _num(sf, field, diskspecs_path, lo=0)
         put(key, _fmt(ms * 1000), f"{sname} {field} = {_fmt(ms)} ms")
@@ -406,11 +418,6 @@ def extract(diskspecs_path):
                   for z in zones]
         lost.append(f"zone widths {min(widths)} to {max(widths)} cylinders (the model's "
                     "zones are equal)")
-    bulk = _num(sf, "Bulk sector transfer time", diskspecs_path, lo=0) \
-        if "Bulk sector transfer time" in sf else 0
-    if bulk:
-        lost.append(f"Bulk sector transfer time {_fmt(bulk)} ms a block ({sname}): the "
-                    "traced host's per-block cost, no key")
     return keys, lost
 
 
@@ -419,9 +426,23 @@ def profile_text(diskspecs_path, given):
     files do not determine), then every extracted key with its source."""
     keys, lost = extract(diskspecs_path)
     ours = {k for k, _, _ in keys}
-    for k, _, _ in given:
-        if k in ours:
+    for k, v, _ in given:
+        if k in ours and k != "interface_mb_s":
             raise ImportError_(f"{k}: determined by the DIXtrac files, not an option")
+    link = [v for k, v, _ in given if k == "interface_mb_s"]
+    if link and "interface_mb_s" in ours:
+        # a block moves at the slower of the link and the drive's own
+        # transfer (DiskSim's disk_get_blktranstime): the link given wins
+        # only where it is the slower
+        try:
+            link_rate = decimal.Decimal(link[0])
+        except decimal.InvalidOperation:
+            raise ImportError_(f"interface_mb_s '{link[0][:30]}' is not a number") from None
+        ours_rate = next(decimal.Decimal(v) for k, v, _ in keys if k == "interface_mb_s")
+        if link_rate < ours_rate:
+            keys = [x for x in keys if x[0] != "interface_mb_s"]
+        else:
+            given = [x for x in given if x[0] != "interface_mb_s"]
     name = os.path.basename(diskspecs_path)
     out = [f"# A profile from the DIXtrac extraction {name} and the files it names",
            "# (scripts/profile-import).  [dx] marks a key taken from them, with the",
