@@ -59,7 +59,8 @@ def read_text(path, what):
         raise ImportError_(f"{path}: cannot read the {what}: {e.strerror}") from None
 
 
-_TOKEN = re.compile(r"\s*(?:(?P<punct>[{}\[\],=])|(?P<word>[^\s{}\[\],=]+(?:[ \t]+[^\s{}\[\],=]+)*))")
+_WORD = r"[^\s{}\[\],=]+"
+_TOKEN = re.compile(rf"\s*(?:(?P<punct>[{{}}\[\],=])|(?P<word>{_WORD}(?:[ \t]+{_WORD})*))")
 
 
 def _tokens(text, path):
@@ -86,7 +87,9 @@ class _Parser:
         self.t, self.i, self.path, self.depth = tokens, 0, path, depth
 
     def peek(self):
-        return self.t[self.i] if self.i < len(self.t) else ("end", "", self.t[-1][2] if self.t else 1)
+        if self.i < len(self.t):
+            return self.t[self.i]
+        return ("end", "", self.t[-1][2] if self.t else 1)
 
     def take(self, kind=None, text=None):
         tok = self.peek()

@@ -252,8 +252,14 @@ def parse(text, base_dir="", known=None):
         path, at, after = main.partition("@tree:")
         if not path:
             raise Error(f"'{text:.60}': no PATH ({SYNTAX})")
-        other = main.partition("@")[2]
-        if not at and other.startswith(("bzimage:", "patches:")):
+        head, _, other = main.partition("@")
+        # after '@', another kernel spec (a variant, bzimage:, patches:) or
+        # a PATH that exists before it is a base given wrong, not a name
+        if not at and other and (other.startswith(("bzimage:", "patches:")) or
+                                 other.split(",")[0] in (variants() if known is None else known) or
+                                 (base_dir is not None and
+                                  os.path.exists(_path(head, base_dir)) and
+                                  not os.path.exists(_path(path, base_dir)))):
             raise Error(f"'{text:.60}': patches go onto the pinned source or onto "
                         f"tree:PATH@REV, not '{other:.40}'")
         k["path"] = path
@@ -313,7 +319,8 @@ def patch_files(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path)
                        if f.endswith(PATCH_SUFFIXES) and os.path.isfile(os.path.join(path, f)))
         if not files:
-            raise Error(f"patches '{path}': a directory without *.patch, *.diff, *.mbox or *.mbx files")
+            raise Error(f"patches '{path}': a directory without *.patch, *.diff, *.mbox "
+                        "or *.mbx files")
         return files
     if not os.path.isfile(path):
         why = ("not a regular file or a directory" if os.path.exists(path) else
