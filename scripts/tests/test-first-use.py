@@ -70,10 +70,12 @@ APT_SHIM = """#!/bin/sh
 # first-use test: log who runs apt-get, then run the real one
 chain= p=$PPID
 while [ -n "$p" ] && [ "$p" -gt 1 ] 2>/dev/null; do
-    chain="$chain | $(tr '\\0' ' ' < /proc/$p/cmdline 2>/dev/null | cut -c1-160)"
+    chain="$chain | $(tr '\\0\\t\\n' '   ' < /proc/$p/cmdline 2>/dev/null | cut -c1-160)"
     p=$(sed -n 's/^PPid:[[:space:]]*//p' /proc/$p/status 2>/dev/null)
 done
-printf '%s\\t%s\\t%s\\n' "$(date +%s.%N)" "$*" "$chain" >> {log}
+# one record per line: a caller's 'sh -c' script may hold tabs and newlines
+args=$(printf '%s' "$*" | tr '\\t\\n' '  ')
+printf '%s\\t%s\\t%s\\n' "$(date +%s.%N)" "$args" "$chain" >> {log}
 exec {real} "$@"
 """
 
@@ -93,10 +95,29 @@ def shims(d, log):
 
 
 def apt_calls(log):
+    """The logged calls: [time, args, caller chain] each."""
     if not os.path.exists(log):
         return []
     with open(log) as f:
-        return [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
+        calls = [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
+    bad = [c for c in calls if len(c) != 3]
+    assert not bad, f"{log}: records without 3 tab-separated fields: {bad[:3]}"
+    return calls
+
+
+def apt_log_records(tmp):
+    """A caller whose command line holds a newline and a tab (CI's own
+    'sh -c' scripts do) still logs one record per apt-get call."""
+    log = os.path.join(tmp, "apt-calls.log")
+    shims(os.path.join(tmp, "shim"), log)
+    assert os.path.exists(os.path.join(tmp, "shim", "apt-get")), "no apt-get on PATH"
+    script = "true\n\tapt-get --version >/dev/null\n"
+    subprocess.run(["sh", "-c", script, "two\nlines"], check=True,
+                   env=dict(os.environ, PATH=os.path.join(tmp, "shim") + os.pathsep
+                            + os.environ["PATH"]))
+    calls = apt_calls(log)
+    assert len(calls) == 1 and calls[0][1] == "--version", calls
+    assert "apt-get --version" in calls[0][2], calls
 
 
 BUILD_START = re.compile(r"^platter: \[build (\d+)/(\d+)\] (.+) \.\.\.$")
@@ -219,5 +240,7 @@ def first_use(tmp):
           f"({len(during)} during the compare, all before the fan out)")
 
 
-tap.run([("first use: README's commands in a fresh clone, --parallel 2", first_use)],
+tap.run([("the apt-get log: one record per call, callers' newlines and tabs folded",
+          apt_log_records),
+         ("first use: README's commands in a fresh clone, --parallel 2", first_use)],
         with_tmpdir=True)
