@@ -9,8 +9,8 @@
 type = flash
 capacity_bytes = 2000398934016    # 2 TB model (data sheet)
 parallel_units = 32               # dies: 2 TB of 512 Gb V-NAND TLC dies (176-layer, heise c't 2024/4), 8 channels x 4
-planes = 4                        # per die (assumed: four planes, as other 176-layer TLC dies)
-read_us = 45                      # TLC page read (typical)
+planes = 4                        # per die: Samsung V7 512 Gb TLC (ISSCC 2021, the same table)
+read_us = 40                      # Samsung V7 (176-layer) 512 Gb TLC page read, tR (ISSCC 2021, as tabled by ComputerBase 2021-02 'ISSCC 2021: Die neuen 3D-NAND-Generationen im Vergleich')
 program_us = 200                  # SLC-cache program (TurboWrite), assumed
 program_kb = 16                   # one page per plane (assumed)
 command_overhead_us = 8           # NVMe controller (assumed)

@@ -33,12 +33,13 @@ void hwm_cache_init(Cache *c, const ExtentIndex *index)
 
 void hwm_cache_destroy(Cache *c)
 {
-    /* every extent is in by_lba: the other trees only link them */
+    /* every extent is in by_seq (a detached one is in no by_lba): the
+     * other trees only link them */
     if (c->index) {
         c->index->clear(c->index->opaque);
     }
-    hwm_avl_clear(&c->by_lba, g_free);
-    c->by_seq.root = c->idle_by_lba.root = c->busy.root = NULL;
+    hwm_avl_clear(&c->by_seq, g_free);
+    c->by_lba.root = c->idle_by_lba.root = c->busy.root = NULL;
 }
 
 void hwm_cache_clear(Cache *c)
@@ -104,8 +105,30 @@ static void drop_extent(Cache *c, Extent *e)
     } else if (!c->index) {
         hwm_avl_remove(&c->idle_by_lba, e);
     }
-    hwm_avl_remove(&c->by_lba, e);
+    if (!e->detached) {
+        hwm_avl_remove(&c->by_lba, e);
+    }
     g_free(e);
+}
+
+/* Whether any busy extent overlaps [lba, lba+n) (hwm_cache_overlaps_busy). */
+static bool busy_overlap(const Cache *c, uint64_t lba, uint64_t n)
+{
+    /* busy extents are disjoint (behind keeps newer data from starting
+     * while older data of its sectors is busy): if any overlaps, the last
+     * one starting before the end of the range does */
+    Extent key = { .lba = lba + n };
+    const Extent *e = hwm_avl_before(&c->busy, &key);
+    return e && e->lba + e->sectors > lba;
+}
+
+/* A new extent, behind whatever busy one it overlaps. */
+static Extent *add_piece(Cache *c, uint64_t lba, uint64_t n, bool durable,
+                         uint64_t seq)
+{
+    Extent *e = add_extent(c, lba, n, durable, seq);
+    e->behind = busy_overlap(c, lba, n);
+    return e;
 }
 
 /* The extent containing or following `lba`, if it starts before `end`. */
@@ -136,10 +159,10 @@ void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n)
         g_assert(!e->busy);
         drop_extent(c, e);
         if (e_lba < lba) {
-            add_extent(c, e_lba, lba - e_lba, durable, seq);
+            add_piece(c, e_lba, lba - e_lba, durable, seq);
         }
         if (e_end > end) {
-            add_extent(c, end, e_end - end, durable, seq);
+            add_piece(c, end, e_end - end, durable, seq);
         }
     }
 }
@@ -157,7 +180,25 @@ static void around(const Cache *c, uint64_t lba, Extent **prev,
 
 static bool can_merge(const Extent *e, bool durable)
 {
-    return e && !e->busy && e->durable == durable;
+    return e && !e->busy && !e->behind && e->durable == durable;
+}
+
+/* Older data of [lba, lba+n) being written back stays busy, out of
+ * by_lba, so that newer data of its sectors can come in. */
+static void detach_busy(Cache *c, uint64_t lba, uint64_t n)
+{
+    Extent key = { .lba = lba + n };
+    Extent *e = hwm_avl_before(&c->busy, &key);
+
+    while (e && e->lba + e->sectors > lba) {
+        Extent *prev = hwm_avl_prev(&c->busy, e);
+        if (!e->detached) {
+            hwm_avl_remove(&c->by_lba, e);
+            e->detached = true;
+            c->generation++;
+        }
+        e = prev;
+    }
 }
 
 uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
@@ -183,7 +224,20 @@ void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
     uint64_t end = lba + n;
     Extent *prev, *next;
 
+    detach_busy(c, lba, n);
     hwm_cache_remove(c, lba, n);
+    if (busy_overlap(c, lba, n)) {
+        /* behind, merged with none; a flush that waits for the older data
+         * now waits for this, which replaced it in the buffer (its write-
+         * back reports only the sectors nothing newer holds) */
+        Extent key = { .lba = end };
+        for (Extent *b = hwm_avl_before(&c->busy, &key);
+             b && b->lba + b->sectors > lba; b = hwm_avl_prev(&c->busy, b)) {
+            seq = MIN(seq, b->seq);
+        }
+        add_piece(c, lba, n, durable, seq);
+        return;
+    }
     around(c, lba, &prev, &next);
     Extent *left = prev && prev->lba + prev->sectors == lba &&
                    can_merge(prev, durable) ? prev : NULL;
@@ -228,18 +282,14 @@ bool hwm_cache_covers(const Cache *c, uint64_t lba, uint64_t n)
 
 bool hwm_cache_overlaps_busy(const Cache *c, uint64_t lba, uint64_t n)
 {
-    /* busy extents are disjoint: if any overlaps, the last one starting
-     * before the end of the range does */
-    Extent key = { .lba = lba + n };
-    const Extent *e = hwm_avl_before(&c->busy, &key);
-    return e && e->lba + e->sectors > lba;
+    return busy_overlap(c, lba, n);
 }
 
 Extent *hwm_cache_pick_lowest(Cache *c, uint64_t max_seq)
 {
     for (Extent *e = hwm_avl_first(&c->idle_by_lba); e;
          e = hwm_avl_next(&c->idle_by_lba, e)) {
-        if (e->seq <= max_seq) {
+        if (e->seq <= max_seq && !e->behind) {
             return e;
         }
     }
@@ -268,7 +318,7 @@ Extent *hwm_cache_pick_from(Cache *c, uint64_t lba, uint64_t max_seq)
 static Extent *idle_from(Cache *c, Extent *e, uint64_t max_seq)
 {
     for (; e && e->seq <= max_seq; e = hwm_avl_next(&c->by_seq, e)) {
-        if (!e->busy) {
+        if (!e->busy && !e->behind) {
             return e;
         }
     }
@@ -305,8 +355,40 @@ Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n)
 
 void hwm_cache_finish_destage(Cache *c, Extent *e)
 {
+    uint64_t lba = e->lba, end = e->lba + e->sectors;
+
     g_assert(e->busy);
     drop_extent(c, e);
+    /* newer data of its sectors may go now */
+    for (Extent *x = first_overlap(c, lba, end); x && x->lba < end;
+         x = hwm_avl_next(&c->by_lba, x)) {
+        if (x->behind && !busy_overlap(c, x->lba, x->sectors)) {
+            x->behind = false;
+            c->generation++;
+        }
+    }
+}
+
+GArray *hwm_cache_reached_home(const Cache *c, const Extent *e)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(HwmExtent));
+    uint64_t at = e->lba, end = e->lba + e->sectors;
+
+    if (e->detached) {
+        for (const Extent *x = first_overlap(c, at, end); x && x->lba < end;
+             x = hwm_avl_next(&c->by_lba, x)) {
+            if (x->lba > at) {
+                HwmExtent r = { .offset = at, .length = x->lba - at };
+                g_array_append_val(out, r);
+            }
+            at = MAX(at, x->lba + x->sectors);
+        }
+    }
+    if (at < end) {
+        HwmExtent r = { .offset = at, .length = end - at };
+        g_array_append_val(out, r);
+    }
+    return out;
 }
 
 uint64_t hwm_cache_oldest_seq(const Cache *c)
@@ -315,25 +397,46 @@ uint64_t hwm_cache_oldest_seq(const Cache *c)
     return e ? e->seq : UINT64_MAX;
 }
 
+static gint cmp_offset(gconstpointer a, gconstpointer b)
+{
+    const HwmExtent *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
 GArray *hwm_cache_volatile_ranges(const Cache *c)
 {
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(HwmExtent));
     GArray *out = g_array_new(FALSE, FALSE, sizeof(HwmExtent));
     for (const Extent *e = hwm_avl_first(&c->by_lba); e;
          e = hwm_avl_next(&c->by_lba, e)) {
-        if (e->durable) {
-            continue;
+        if (!e->durable) {
+            HwmExtent x = { .offset = e->lba * HWM_SECTOR_BYTES,
+                            .length = e->sectors * HWM_SECTOR_BYTES };
+            g_array_append_val(all, x);
         }
-        uint64_t off = e->lba * HWM_SECTOR_BYTES;
-        uint64_t len = e->sectors * HWM_SECTOR_BYTES;
+    }
+    /* older data still on its way home, under newer data of by_lba */
+    for (const Extent *e = hwm_avl_first(&c->busy); e;
+         e = hwm_avl_next(&c->busy, e)) {
+        if (e->detached && !e->durable) {
+            HwmExtent x = { .offset = e->lba * HWM_SECTOR_BYTES,
+                            .length = e->sectors * HWM_SECTOR_BYTES };
+            g_array_append_val(all, x);
+        }
+    }
+    g_array_sort(all, cmp_offset);
+    for (guint i = 0; i < all->len; i++) {
+        HwmExtent x = g_array_index(all, HwmExtent, i);
         if (out->len > 0) {
             HwmExtent *last = &g_array_index(out, HwmExtent, out->len - 1);
-            if (last->offset + last->length == off) {
-                last->length += len;
+            if (last->offset + last->length >= x.offset) {
+                last->length = MAX(last->offset + last->length,
+                                   x.offset + x.length) - last->offset;
                 continue;
             }
         }
-        HwmExtent x = { .offset = off, .length = len };
         g_array_append_val(out, x);
     }
+    g_array_free(all, TRUE);
     return out;
 }

@@ -21,6 +21,12 @@ typedef struct {
     bool durable;            /* non-volatile already (protected buffer or
                                 media-cache log); still needs its home write */
     bool busy;               /* being written back right now */
+    bool detached;           /* busy, and newer data of some of its sectors
+                                came in: out of by_lba (which holds the
+                                newer), still in by_seq and busy */
+    bool behind;             /* overlaps a busy extent (older data of its
+                                sectors on the way home): not written back
+                                before that one is, so the newer lands last */
     /* position key: the medium's index's own (media-hdd.c), set by its
      * add() and untouched by the cache */
     uint32_t cyl;
@@ -71,7 +77,9 @@ void hwm_cache_destroy(Cache *c);
 void hwm_cache_remove(Cache *c, uint64_t lba, uint64_t n);
 
 /* Put [lba, lba+n) in the cache, replacing older data in the range and
- * merging with neighbours of the same kind. */
+ * merging with neighbours of the same kind.  Older data of the range that
+ * is being written back goes on (detached): a buffer takes the new data
+ * at once, as a drive's does, and writes it back after the old. */
 void hwm_cache_insert(Cache *c, uint64_t lba, uint64_t n, bool durable,
                   uint64_t seq);
 
@@ -86,7 +94,7 @@ uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
 /* May `e` be written back now, for a flush that waits for max_seq? */
 static inline bool hwm_extent_eligible(const Extent *e, uint64_t max_seq)
 {
-    return !e->busy && e->seq <= max_seq;
+    return !e->busy && !e->behind && e->seq <= max_seq;
 }
 
 /*
@@ -105,13 +113,19 @@ Extent *hwm_cache_next_idle(Cache *c, const Extent *e, uint64_t max_seq);
  * the busy part is an extent of its own, which is returned. */
 Extent *hwm_cache_start_destage(Cache *c, Extent *e, uint64_t n);
 
+/* The sector ranges ({offset, length} in sectors) of busy extent `e`
+ * whose data its write-back brings home: all of it, or for a detached
+ * extent the sectors no newer data in the buffer holds. */
+GArray *hwm_cache_reached_home(const Cache *c, const Extent *e);
+
 /* The busy extent reached home: remove it. */
 void hwm_cache_finish_destage(Cache *c, Extent *e);
 
 /* Lowest seq among extents, or UINT64_MAX when empty. */
 uint64_t hwm_cache_oldest_seq(const Cache *c);
 
-/* Every volatile range, merged, in bytes, ascending. */
+/* Every volatile range (a detached extent's too), merged, in bytes,
+ * ascending. */
 GArray *hwm_cache_volatile_ranges(const Cache *c);
 
 void hwm_cache_clear(Cache *c);

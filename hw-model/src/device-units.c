@@ -335,7 +335,7 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
 static bool room_waiter_needs_space(const HwmDevice *d)
 {
     const Cmd *c = g_queue_peek_head((GQueue *)&d->room_wait);
-    return c && !hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors);
+    return c && !dev_waits_for_busy(d, c);
 }
 
 /* Does a command wait for the media (as opposed to background
@@ -436,13 +436,17 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
         for (guint i = 0; i <= more; i++) {
             Extent *e = i == 0 ? un->ext
                                : g_ptr_array_index(un->batch, i - 1);
-            HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
-                            .offset = e->lba * HWM_SECTOR_BYTES,
-                            .length = e->sectors * HWM_SECTOR_BYTES };
             d->st.destages++;
-            d->st.destage_bytes += ev.length;
+            d->st.destage_bytes += e->sectors * HWM_SECTOR_BYTES;
             if (!e->durable) {
-                dev_emit(d, &ev);
+                g_autoptr(GArray) home = hwm_cache_reached_home(&d->cache, e);
+                for (guint k = 0; k < home->len; k++) {
+                    const HwmExtent *r = &g_array_index(home, HwmExtent, k);
+                    HwmEvent ev = { .kind = HWM_EV_DURABLE, .time_ns = t,
+                                    .offset = r->offset * HWM_SECTOR_BYTES,
+                                    .length = r->length * HWM_SECTOR_BYTES };
+                    dev_emit(d, &ev);
+                }
             }
             hwm_cache_finish_destage(&d->cache, e);
         }

@@ -215,12 +215,20 @@ bool dev_is_log_write(const HwmDevice *d, const Cmd *c)
 
 static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t);
 
+bool dev_waits_for_busy(const HwmDevice *d, const Cmd *c)
+{
+    /* a write goes in beside older data of its sectors being written back
+     * (cache.h); a discard drops the data, so it waits for that to end */
+    return c->req.op == HWM_OP_DISCARD &&
+           hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors);
+}
+
 /* Serve cache-room waiters in arrival order while they fit. */
 static void serve_room_waiters(HwmDevice *d, hwm_ns t)
 {
     Cmd *c;
     while ((c = g_queue_peek_head(&d->room_wait)) != NULL) {
-        if (hwm_cache_overlaps_busy(&d->cache, c->lba, c->sectors)) {
+        if (dev_waits_for_busy(d, c)) {
             break;
         }
         if (c->req.op == HWM_OP_DISCARD) {

@@ -227,6 +227,8 @@ void dev_run_until(HwmDevice *d, hwm_ns now);
 
 /* Every change of a unit's op goes through here, to keep the sets. */
 void dev_unit_set_op(HwmDevice *d, uint32_t u, OpKind op);
+/* Room waiter `c` waits for a write-back of its sectors to end. */
+bool dev_waits_for_busy(const HwmDevice *d, const Cmd *c);
 /* `c` waits for a media unit. */
 void dev_media_q_push(HwmDevice *d, Cmd *c);
 /* Serve read `c` from the buffer (write cache, read segment, read-ahead

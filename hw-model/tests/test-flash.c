@@ -202,6 +202,51 @@ static void test_link_one_transfer_at_a_time(void)
     g_assert_cmpint(done, ==, 51 * US + 2 * 16384);
 }
 
+/* A write to sectors whose older data is being programmed goes into the
+ * buffer at once, as a drive's buffer takes it, and is programmed after
+ * the older data; the older program reports nothing of the sectors the
+ * newer data holds, and a flush waits for the newer program. */
+static void test_rewrite_while_programming(void)
+{
+    g_autoptr(HwmDevice) d = flash_device(FAST_LINK "planes = 1\n");
+    HwmEvent ev;
+    hwm_ns t, flushed = -1, last_durable = -1;
+    int durable_events = 0;
+
+    put_flags(d, 0, 1, HWM_OP_WRITE, 0, 0, 8192);
+    g_assert_cmpint(complete_one(d).time_ns, ==, 1 * US + 2 * X4K - 1);
+    /* 10 us on, the program of the first (100 us) is under way */
+    put_flags(d, 10 * US, 2, HWM_OP_WRITE, 0, 4096, 4096);
+    ev = complete_one(d);
+    g_assert_cmpuint(ev.tag, ==, 2);
+    g_assert_cmpint(ev.time_ns, <=, 10 * US + 1 * US + X4K);
+    put_flags(d, ev.time_ns, 3, HWM_OP_FLUSH, 0, 0, 0);
+    while ((t = hwm_next_event(d)) != HWM_NEVER) {
+        while (hwm_advance(d, t, &ev, 1) == 1) {
+            if (ev.kind == HWM_EV_COMPLETE) {
+                g_assert_cmpuint(ev.tag, ==, 3);
+                flushed = ev.time_ns;
+            } else {
+                durable_events++;
+                last_durable = ev.time_ns;
+                if (ev.time_ns < 150 * US) {
+                    /* the first program: only the sector range nothing
+                     * newer holds */
+                    g_assert_cmpuint(ev.offset, ==, 0);
+                    g_assert_cmpuint(ev.length, ==, 4096);
+                } else {
+                    g_assert_cmpuint(ev.offset, ==, 4096);
+                    g_assert_cmpuint(ev.length, ==, 4096);
+                }
+            }
+        }
+    }
+    g_assert_cmpint(durable_events, ==, 2);
+    /* two programs, one after the other */
+    g_assert_cmpint(last_durable, >=, 200 * US);
+    g_assert_cmpint(flushed, >=, last_durable);
+}
+
 static void test_too_many_units(void)
 {
     const char *text =
@@ -227,6 +272,8 @@ int main(int argc, char **argv)
     g_test_add_func("/flash/link-one-transfer-at-a-time",
                     test_link_one_transfer_at_a_time);
     g_test_add_func("/flash/too-many-units", test_too_many_units);
+    g_test_add_func("/flash/rewrite-while-programming",
+                    test_rewrite_while_programming);
     g_test_add_func("/flash/durable-write-pays-the-commit",
                     test_durable_write_pays_the_commit);
     g_test_add_func("/flash/power-loss-protection", test_power_loss_protection);

@@ -175,6 +175,10 @@ def guest_command(cell, runtime):
         "--timeout", str(cell_timeout_s(cell, runtime))]
     if cell.get("host_file"):
         cmd += ["--guest-file", cell["host_file"]]
+    if cell.get("guest_cpio"):
+        cmd += ["--guest-cpio", cell["guest_cpio"]]
+    for arg in cell.get("kernel_args", []):
+        cmd += ["--kernel-arg", arg]
     return cmd + [guest_test(wl), "--", *guest_args(wl), "--runtime", cli.runtime_text(runtime)]
 
 

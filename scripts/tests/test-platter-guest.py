@@ -101,19 +101,63 @@ def user_fio_jobs(tmp):
     assert by["rr-btrfs"]["raw"]["params"]["fs"] == "btrfs"
 
 
+def probe_deb(tmp):
+    """A .deb holding a program and the library it needs (gcc, dpkg-deb)."""
+    src = os.path.join(tmp, "probe-src")
+    os.makedirs(os.path.join(src, "pkg", "DEBIAN"))
+    write(os.path.join(src, "lib.c"), "int platter_probe(void) { return 7; }\n")
+    write(os.path.join(src, "main.c"), "#include <stdio.h>\nint platter_probe(void);\n"
+          "int main(int c, char **v) { printf(\"probe %d %s\\n\", platter_probe(), "
+          "c > 1 ? v[1] : \"-\"); return 0; }\n")
+    bindir = os.path.join(src, "pkg", "usr", "bin")
+    libdir = os.path.join(src, "pkg", "usr", "lib", "x86_64-linux-gnu")
+    os.makedirs(bindir)
+    os.makedirs(libdir)
+    lib = os.path.join(libdir, "libplatterprobe.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", lib, os.path.join(src, "lib.c")], check=True)
+    subprocess.run(["cc", "-o", os.path.join(bindir, "probe"), os.path.join(src, "main.c"),
+                    "-L", libdir, "-lplatterprobe"], check=True)
+    write(os.path.join(src, "pkg", "DEBIAN", "control"),
+          "Package: platter-probe\nVersion: 1.0\nArchitecture: amd64\n"
+          "Maintainer: platter <platter@example.org>\nDescription: a probe\n")
+    deb = os.path.join(tmp, "probe.deb")
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-b", os.path.join(src, "pkg"), deb],
+                   check=True, stdout=subprocess.DEVNULL)
+    return deb
+
+
 def exec_script(tmp):
-    # a user's script against a fresh ext4: its stdout and exit status; and
-    # the guide's promise that the guest has fio (exec once had an
-    # initramfs without it)
+    # a user's script against a fresh ext4: its stdout and exit status; the
+    # guide's promise that the guest has fio (exec once had an initramfs
+    # without it); a host program (--with) and a package's program with
+    # its own library (--package FILE.deb) run, and --kernel-arg reaches
+    # the kernel
     script = write(os.path.join(tmp, "t.sh"), "echo dev=$PLATTER_DEV dir=$PLATTER_DIR\n"
                    "dd if=/dev/zero of=$PLATTER_DIR/f bs=4k count=8 conv=fsync 2>/dev/null\n"
-                   "ls $PLATTER_DIR\nfio --version >/dev/null && echo fio-runs\nexit 3\n")
+                   "ls $PLATTER_DIR\nfio --version >/dev/null && echo fio-runs\n"
+                   "/usr/bin/sha256sum --version | head -1\nprobe 'a b'\n"
+                   "cat /proc/cmdline\nexit 3\n")
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "exec", script,
-                        "--fs", "ext4", "--runtime", "1"], capture_output=True, text=True)
+                        "--fs", "ext4", "--runtime", "1", "--with", "/usr/bin/sha256sum",
+                        "--package", probe_deb(tmp), "--kernel-arg", "platter.probe=1"],
+                       capture_output=True, text=True)
     assert p.returncode == 3, (p.returncode, p.stderr[-2000:])
-    assert p.stdout.splitlines()[0] == "dev=/dev/vda dir=/mnt" and "f" in p.stdout.split(), \
-        p.stdout
-    assert "fio-runs" in p.stdout.split(), p.stdout
+    lines = p.stdout.splitlines()
+    assert lines[0] == "dev=/dev/vda dir=/mnt" and "f" in p.stdout.split(), p.stdout
+    assert "fio-runs" in lines, p.stdout
+    assert any("GNU coreutils" in ln for ln in lines), p.stdout
+    assert "probe 7 a b" in lines, p.stdout
+    assert " platter.probe=1" in p.stdout, p.stdout
+
+
+def exec_command(tmp):
+    # -- CMD ARGS: one command line as it is (no shell: the '$' and the
+    # quotes reach the program), in the file system's folder
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "exec", "--fs", "xfs",
+                        "--runtime", "1", "--", "sh", "-c", 'pwd; echo "$0"; exit 4', "x $y"],
+                       capture_output=True, text=True)
+    assert p.returncode == 4, (p.returncode, p.stderr[-2000:])
+    assert p.stdout.splitlines() == ["/mnt", "x $y"], p.stdout
 
 
 def drives_from_data(tmp):
@@ -174,7 +218,9 @@ tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
           deterministic_guest_cells),
          ("unmodified fio jobs (randwrite on ext4 and btrfs, randread raw and on btrfs): "
           "full stats", user_fio_jobs),
-         ("platter exec: a script's stdout and exit status", exec_script),
+         ("platter exec: a script's stdout and exit status; --with, --package, "
+          "--kernel-arg", exec_script),
+         ("platter exec -- CMD ARGS: a command line as it is", exec_command),
          ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
           broken_variant_caught),
