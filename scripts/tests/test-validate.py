@@ -402,7 +402,78 @@ def check_profile_against_extraction(tmp):
                                                   ("write_cache", None, "no")]
 
 
+PG_OUTPUT = """2 seconds per test
+O_DIRECT supported on this platform for open_datasync and open_sync.
+
+Compare file sync methods using one 8kB write:
+(in wal_sync_method preference order, except fdatasync is Linux's default)
+        open_datasync                       880.071 ops/sec    1136 usecs/op
+        fdatasync                           861.502 ops/sec    1161 usecs/op
+        fsync                                           n/a*
+        fsync_writethrough                              n/a
+        open_sync                           430.005 ops/sec    2326 usecs/op
+
+Non-sync'ed 8kB writes:
+        write                            296104.530 ops/sec       3 usecs/op
+"""
+
+
+def guest_drive():
+    return {"fake": dict(name="Fake", drive_class="test", tests=[
+        dict(id=f"pg-{line}", kind="pg_test_fsync", measured=ops, unit="ops/s",
+             source="a page", conditions="xfs",
+             guest=dict(frontend="nvme", fua="on", write_cache="on", fs="xfs",
+                        cpu="skylake-sp-kvm", section=V.pgtestfsync.ONE_WRITE, line=line))
+        for line, ops in (("open_datasync", 800.0), ("fdatasync", 600.0))])}
+
+
+def check_pg_test_fsync_parse():
+    got = V.pgtestfsync.parse(PG_OUTPUT)
+    one = got[V.pgtestfsync.ONE_WRITE]
+    assert one == {"open_datasync": 880.071, "fdatasync": 861.502, "fsync": None,
+                   "fsync_writethrough": None, "open_sync": 430.005}, one
+    assert got["Non-sync'ed 8kB writes"] == {"write": 296104.53}, got
+    for bad in ("", "no figures here\n", "Compare x:\n        open_sync  n/a\n"):
+        try:
+            V.pgtestfsync.parse(bad)
+        except V.pgtestfsync.ParseError:
+            continue
+        raise AssertionError(f"parsed {bad!r}")
+
+
+def check_guest_rows(tmp):
+    # without --guest: a row each, counted neither way, nothing run; with
+    # it: one run per drive and setup, each line against its figure
+    sim, _ = setup(tmp, 10.0)
+    runs = []
+    saved = V.guest_run
+
+    def fake_run(drive, g):
+        runs.append((drive, g["line"]))
+        return V.pgtestfsync.parse(PG_OUTPUT)
+    V.guest_run = fake_run
+    try:
+        with tables(guest_drive()):
+            with tempfile.TemporaryDirectory() as t2:
+                rows, notes = V.evaluate(sim, ["fake"], None, t2)
+            pg = [r for r in rows if r["kind"] == "pg_test_fsync"]
+            assert [r["verdict"] for r in pg] == [V.NO_GUEST] * 2, pg
+            assert V.failures(rows, notes) == [] and runs == [], runs
+            with tempfile.TemporaryDirectory() as t2:
+                rows, notes = V.evaluate(sim, ["fake"], None, t2, guest=True)
+            pg = {r["test"]: r for r in rows if r["kind"] == "pg_test_fsync"}
+            assert len(runs) == 1, runs
+            assert pg["pg-open_datasync"]["model"] == 880.071 and \
+                pg["pg-open_datasync"]["verdict"] == "ok", pg
+            assert pg["pg-fdatasync"]["verdict"] == "MISS", pg
+            assert any("pg-fdatasync" in f for f in V.failures(rows, notes))
+    finally:
+        V.guest_run = saved
+
+
 tap.run([("verdicts", lambda tmp: check_verdicts()),
+         ("pg_test_fsync's output parsed; none refused", lambda tmp: check_pg_test_fsync_parse()),
+         ("guest rows: not run without --guest, one run with it", check_guest_rows),
          ("within target: ok", check_within_target),
          ("unsourced kinds: a row each, nothing run", check_unsourced_rows),
          ("miss fails the run", check_miss_fails),
