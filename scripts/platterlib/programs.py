@@ -11,7 +11,7 @@ the initramfs by run-guest --guest-cpio.
 
 Each ELF comes with its shared-library closure as ldd finds it (the
 package's own library folders first), at the paths the dynamic loader
-looks at.  The cpio is made once per content (fixed owner, modes and
+looks at (SYSTEM_DIRS: never replaced).  The cpio is made once per content (fixed owner, modes and
 mtimes, sorted) and kept in $PLATTER_CACHE/programs/KEY/, the .deb files in
 $PLATTER_CACHE/packages/ by name and version: the same inputs give the same
 bytes, and nothing on the host is read once the guest runs.
@@ -42,14 +42,16 @@ def bad(why):
     raise cli.BadInput(f"platter: {why}")
 
 
+# Folders every initramfs has (build-initramfs), as a folder or, /usr/lib
+# without fio, as a link to /lib: the cpio names none of them, since the
+# kernel replaces an entry of another type (a link by a folder) when it
+# unpacks one; what goes under them is made through whatever is there
+SYSTEM_DIRS = {"bin", "sbin", "lib", "lib64", "etc", "usr", "usr/bin", "usr/sbin", "usr/lib"}
+
+
 def guest_path(path):
-    """A package or library path as the guest's initramfs has it: its
-    /usr/lib is a link to /lib (build-initramfs), and a cpio entry under
-    the link would replace it."""
-    p = path.lstrip("/")
-    if p == "usr/lib" or p.startswith("usr/lib/"):
-        p = "lib" + p[len("usr/lib"):]
-    return p
+    """A package or library path as the cpio holds it."""
+    return path.lstrip("/")
 
 
 def is_elf(path):
@@ -194,13 +196,13 @@ def _entry(out, name, mode, data, ino):
 
 def write_cpio(path, files):
     """A newc cpio of files ({guest path: (mode, bytes or link target)}),
-    with every parent folder before what it holds."""
+    with every parent folder but the system's before what it holds."""
     dirs = set()
     for p in files:
         parts = p.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             dirs.add("/".join(parts[:i]))
-    entries = {d: (stat.S_IFDIR | 0o755, b"") for d in dirs}
+    entries = {d: (stat.S_IFDIR | 0o755, b"") for d in dirs - SYSTEM_DIRS}
     entries.update(files)
     with open(path, "wb") as out:
         for ino, name in enumerate(sorted(entries), 1):

@@ -4,7 +4,7 @@ built and cached by the scripts): one short seed-fops cell per kernel run
 twice gives byte-identical results, and the mechanism shows in the guest's
 own counters; power-cut campaigns catch the broken variant, reproducibly
 from its seed, and find nothing lost with the real series.  Prints TAP.  usage: test-platter-guest.py PLATTER_SIM"""
-import json, os, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import tap  # noqa: E402
@@ -117,6 +117,10 @@ def probe_deb(tmp):
     subprocess.run(["cc", "-shared", "-fPIC", "-o", lib, os.path.join(src, "lib.c")], check=True)
     subprocess.run(["cc", "-o", os.path.join(bindir, "probe"), os.path.join(src, "main.c"),
                     "-L", libdir, "-lplatterprobe"], check=True)
+    # a program under /usr/lib, as postgresql-15 keeps pg_test_fsync
+    own = os.path.join(src, "pkg", "usr", "lib", "platter-probe", "bin")
+    os.makedirs(own)
+    shutil.copy(os.path.join(bindir, "probe"), os.path.join(own, "probe3"))
     write(os.path.join(src, "pkg", "DEBIAN", "control"),
           "Package: platter-probe\nVersion: 1.0\nArchitecture: amd64\n"
           "Maintainer: platter <platter@example.org>\nDescription: a probe\n")
@@ -136,18 +140,19 @@ def exec_script(tmp):
                    "dd if=/dev/zero of=$PLATTER_DIR/f bs=4k count=8 conv=fsync 2>/dev/null\n"
                    "ls $PLATTER_DIR\nfio --version >/dev/null && echo fio-runs\n"
                    "/usr/bin/sha256sum --version | head -1\nprobe 'a b'\n"
+                   "/usr/lib/platter-probe/bin/probe3 c\n"
                    "cat /proc/cmdline\nexit 3\n")
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "exec", script,
                         "--fs", "ext4", "--runtime", "1", "--with", "/usr/bin/sha256sum",
-                        "--package", probe_deb(tmp), "--kernel-arg", "platter.probe=1"],
+                        "--package", probe_deb(tmp), "--kernel-arg", "platterprobe=1"],
                        capture_output=True, text=True)
     assert p.returncode == 3, (p.returncode, p.stderr[-2000:])
     lines = p.stdout.splitlines()
     assert lines[0] == "dev=/dev/vda dir=/mnt" and "f" in p.stdout.split(), p.stdout
     assert "fio-runs" in lines, p.stdout
     assert any("GNU coreutils" in ln for ln in lines), p.stdout
-    assert "probe 7 a b" in lines, p.stdout
-    assert " platter.probe=1" in p.stdout, p.stdout
+    assert "probe 7 a b" in lines and "probe 7 c" in lines, p.stdout
+    assert " platterprobe=1" in p.stdout, p.stdout
 
 
 def exec_command(tmp):
