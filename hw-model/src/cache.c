@@ -207,6 +207,9 @@ uint32_t hwm_cache_new_extents(const Cache *c, uint64_t lba, uint64_t n,
     uint64_t end = lba + n;
     Extent *prev, *next;
 
+    if (busy_overlap(c, lba, n)) {
+        return 1;       /* behind the busy data, which stays: merges with none */
+    }
     around(c, lba, &prev, &next);
     if ((prev && prev->lba + prev->sectors > lba) ||
         (next && next->lba < end)) {
