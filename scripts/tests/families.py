@@ -412,7 +412,9 @@ def _check_signals(h, name, sigs, delay_s, gap_s):
             if p.poll() is None:
                 p.send_signal(s)
             time.sleep(gap_s)
-        out, err = standin.finish(p, 40, f"{name}: no end within 40 s of {sigs[0].name}")
+        out, err = standin.finish(p, 40, f"{name}: no end within 40 s of "
+                                  f"{'+'.join(s.name for s in sigs)} after {delay_s:.2f} s "
+                                  f"(the second {gap_s:.2f} s later)")
         err = err.decode(errors="replace")
         what = f"{name}, {'+'.join(s.name for s in sigs)} after {delay_s:.2f} s: " \
                f"exit {p.returncode}, stderr {err[-600:]!r}"

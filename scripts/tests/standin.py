@@ -49,13 +49,22 @@ def write_qemu(path):
 
 def finish(p, timeout_s, why):
     """p's (stdout, stderr) once it ends; killed and AssertionError(why)
-    if it has not ended within timeout_s (a stop that did not stop)."""
+    if it has not ended within timeout_s (a stop that did not stop), with
+    what p's threads were waiting in and the end of its stderr."""
     try:
         return p.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
+        waits = []
+        for tid in sorted(os.listdir(f"/proc/{p.pid}/task")) if alive(p.pid) else []:
+            try:
+                with open(f"/proc/{p.pid}/task/{tid}/wchan") as f:
+                    waits.append(f.read().strip() or "-")
+            except OSError:
+                pass
         p.kill()
-        p.communicate()
-        raise AssertionError(why)
+        _, err = p.communicate()
+        tail = err.decode(errors="replace")[-400:] if err else ""
+        raise AssertionError(f"{why} (its threads waiting in {waits}; stderr ends {tail!r})")
 
 
 def kill_left(pids):
