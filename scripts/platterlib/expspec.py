@@ -16,6 +16,7 @@ from . import fioout
 from . import gate
 from . import kernelspec
 from . import paths
+from . import programs
 from . import strictjson
 from .paths import ROOT
 
@@ -489,7 +490,7 @@ WORKLOAD_KEYS = {
     "test": ("args", "sim_workload", "sim_args"),
     "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "warmup_s", "iops_log_ms",
             "sim_workload", "sim_args"),
-    "script": ("fs", "mkfs_opts", "mount_opts"),
+    "script": ("fs", "mkfs_opts", "mount_opts", "programs", "packages"),
 }
 TARGET_KEYS = ("fs", "mkfs_opts", "mount_opts")
 
@@ -500,6 +501,46 @@ TARGET_KEYS = ("fs", "mkfs_opts", "mount_opts")
 # work per I/O, so a cell with it differs from one without)
 FIO_PHASE_KEYS = ("warmup_s", "iops_log_ms")
 IOPS_LOG_MS_MAX = 60000
+
+
+def deb_path(spec, base_dir):
+    """A --package value with its .deb file's path made from base_dir (a
+    package name as it is)."""
+    what, progs = programs.split_package(spec)
+    if not base_dir or not what.endswith(".deb"):
+        return spec
+    return host_path(what, base_dir) + ("" if progs is None else ":" + progs)
+
+
+def check_programs(wl, w, base_dir):
+    """A script workload's "programs" (host programs, relative to the
+    experiment file) and "packages" (Debian package names, NAME:PROG,...,
+    or .deb files): platter exec's --with and --package.  The files are
+    checked when base_dir is given; what they need, when the cell's guest
+    is packed (platterlib/programs.py)."""
+    def program(v, where):
+        check_str(v, where)
+        if base_dir is not None:
+            path = host_path(v, base_dir)
+            if not os.path.isfile(path) or not os.access(path, os.R_OK | os.X_OK):
+                bad(where, f"'{v:.100}': not an executable file")
+
+    def package(v, where):
+        check_str(v, where)
+        what, progs = programs.split_package(v)
+        if progs is not None and not re.fullmatch(
+                r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(,[A-Za-z0-9_][A-Za-z0-9_.+-]*)*", progs):
+            bad(where, f"{v!r:.100}: after ':', program names separated by ','")
+        if what.endswith(".deb"):
+            if base_dir is not None and not os.path.isfile(host_path(what, base_dir)):
+                bad(where, f"'{what:.100}': no such file")
+        elif not re.fullmatch(r"[a-z0-9][a-z0-9+.-]+(=[A-Za-z0-9.+~:-]+)?", what):
+            bad(where, f"{v!r:.100} is not NAME[=VERSION][:PROGRAM,...] (a Debian package) "
+                       "or FILE.deb[:PROGRAM,...]")
+    if "programs" in wl:
+        check_list(wl["programs"], f"{w}.programs", program)
+    if "packages" in wl:
+        check_list(wl["packages"], f"{w}.packages", package)
 
 
 def check_workload(wl, w, tests, base_dir):
@@ -548,6 +589,7 @@ def check_workload(wl, w, tests, base_dir):
                 fiojob.check(path, fs, f"{w}.fio")
             elif not os.path.isfile(path) or not os.access(path, os.R_OK):
                 bad(f"{w}.script", f"'{wl['script']}': not a readable file")
+    check_programs(wl, w, base_dir)
     args = check_list(wl.get("args", []), f"{w}.args", check_arg, nonempty=False,
                       unique=False)
     # the options the sim prediction takes from the guest's arguments

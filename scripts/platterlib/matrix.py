@@ -128,6 +128,10 @@ def cells(exp):
                                 "cpu_arg": (expspec.cpu_arg(dev["cpu"], base_dir)
                                             if "cpu" in dev else None),
                                 "workload": wl, "host_file": host_file,
+                                "programs": [expspec.host_path(x, base_dir) if base_dir
+                                             else x for x in wl.get("programs", [])],
+                                "packages": [expspec.deb_path(x, base_dir)
+                                             for x in wl.get("packages", [])],
                                 "declares": exp.get("kernels", {}).get(v),
                                 "timeout_s": exp.get("timeout_s")})
     return out

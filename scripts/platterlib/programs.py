@@ -5,7 +5,7 @@ the initramfs by run-guest --guest-cpio.
                             interpreter the guest has), in the guest as
                             /usr/bin/NAME
   --package NAME[:P,...]    a Debian package of this host's distribution
-                            (apt-get download), or a .deb file; with :P,...
+                            (apt-get download), or FILE.deb[:P,...]; with :P,...
                             only the programs P (base names) of it, else
                             every file but its documentation
 
@@ -36,6 +36,18 @@ PACKAGE = re.compile(r"([a-z0-9][a-z0-9+.-]+)(?:=([A-Za-z0-9.+~:-]+))?")
 SKIP_DIRS = ("usr/share/doc/", "usr/share/man/", "usr/share/locale/",
              "usr/share/lintian/", "usr/share/info/")
 ELF_MAGIC = b"\x7fELF"
+
+
+def split_package(spec):
+    """(a package name or .deb file, the programs named after ':' or None)
+    of a --package value: NAME[=VERSION][:P,...] or FILE.deb[:P,...]."""
+    at = spec.rfind(".deb:")
+    if at >= 0:
+        return spec[:at + 4], spec[at + 5:]
+    if spec.endswith(".deb") or ":" not in spec:
+        return spec, None
+    name, progs = spec.split(":", 1)
+    return name, progs
 
 
 def bad(why):
@@ -229,9 +241,9 @@ def bundle(withs=(), packages=()):
         return None
     files, lib_dirs, elves, trees = {}, [], [], []
     for spec in packages:
-        tree_spec, only = spec, None
-        if ":" in spec and not spec.endswith(".deb"):
-            tree_spec, progs = spec.split(":", 1)
+        tree_spec, progs = split_package(spec)
+        only = None
+        if progs is not None:
             only = set(progs.split(","))
             bad_names = [p for p in only if not NAME.fullmatch(p)]
             if bad_names or not progs:

@@ -155,6 +155,25 @@ def exec_script(tmp):
     assert " platterprobe=1" in p.stdout, p.stdout
 
 
+def experiment_programs(tmp):
+    # an experiment's script workload with "programs" and "packages": each
+    # cell's guest has them (relative paths from the experiment's folder)
+    os.makedirs(os.path.join(tmp, "exp"))
+    shutil.copy(probe_deb(tmp), os.path.join(tmp, "exp", "probe.deb"))
+    write(os.path.join(tmp, "exp", "t.sh"),
+          "probe x\n/usr/bin/sha256sum --version | head -1\n")
+    spec = write(os.path.join(tmp, "exp", "e.json"), json.dumps({
+        "name": "progs", "pairs": [["base", "fops"]], "devices": [{"frontend": "virtio-blk"}],
+        "profiles": ["st20000nm007d"],
+        "workloads": [{"name": "p", "script": "t.sh", "programs": ["/usr/bin/sha256sum"],
+                       "packages": ["probe.deb:probe"]}]}))
+    doc = compare(os.path.join(tmp, "o"), spec, cells="*")
+    assert len(doc["cells"]) == 2, [c["id"] for c in doc["cells"]]
+    for c in doc["cells"]:
+        out = c["guest"]["raw"]["stdout"].splitlines()
+        assert "probe 7 x" in out and any("GNU coreutils" in ln for ln in out), (c["id"], out)
+
+
 def exec_command(tmp):
     # -- CMD ARGS: one command line as it is (no shell: the '$' and the
     # quotes reach the program), in the file system's folder
@@ -226,6 +245,7 @@ tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
          ("platter exec: a script's stdout and exit status; --with, --package, "
           "--kernel-arg", exec_script),
          ("platter exec -- CMD ARGS: a command line as it is", exec_command),
+         ("an experiment's programs and packages in its cells' guests", experiment_programs),
          ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
           broken_variant_caught),

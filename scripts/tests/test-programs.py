@@ -178,6 +178,18 @@ def deb_package(tmp):
     refused(lambda: programs.bundle([], [f"{deb}:nosuch"]), "no program named nosuch")
 
 
+def split_package(tmp):
+    """--package values: a name, a version, a .deb file, each with or
+    without its programs."""
+    cases = {"postgresql-15": ("postgresql-15", None),
+             "postgresql-15:pg_test_fsync": ("postgresql-15", "pg_test_fsync"),
+             "fio=3.33-3:fio,a": ("fio=3.33-3", "fio,a"),
+             "/x/y.deb": ("/x/y.deb", None), "d:1/y.deb:p": ("d:1/y.deb", "p"),
+             "pkg:": ("pkg", "")}
+    for spec, want in cases.items():
+        assert programs.split_package(spec) == want, (spec, programs.split_package(spec))
+
+
 def run_guest_cpio(tmp):
     """run-guest --check refuses a --guest-cpio that is not a newc cpio."""
     text = os.path.join(tmp, "x.cpio")
@@ -193,5 +205,6 @@ tap.run([("a host ELF: its libraries, where they go, the same bytes twice", host
          ("scripts taken; non-programs, folders, clashes and bad packages refused", bad_programs),
          ("a library nobody has is named", missing_library),
          ("a .deb package: its paths, its own library, :PROGRAM", deb_package),
+         ("--package values split into package and programs", split_package),
          ("run-guest --guest-cpio: not a cpio refused", run_guest_cpio)],
         with_tmpdir=True)
