@@ -220,7 +220,10 @@ class _Children:
 
     def stop(self, signum):
         """A stopping signal: True the first time.  Every child session is
-        sent SIGTERM; a second signal sends SIGKILL at once."""
+        sent SIGTERM, and SIGKILL STOP_GRACE_S later (from a thread of its
+        own: the interpreter joins its worker threads, which may wait for
+        a child that ignored the SIGTERM, before the atexit reap runs); a
+        second signal sends SIGKILL at once."""
         with self.lock:
             first = self.stopping is None
             if first:
@@ -228,7 +231,14 @@ class _Children:
         self.kill_all(signal.SIGTERM if first else signal.SIGKILL)
         if first:
             atexit.register(self.reap)
+            threading.Thread(target=self._kill_after_grace, daemon=True).start()
         return first
+
+    def _kill_after_grace(self):
+        end = time.monotonic() + STOP_GRACE_S
+        while self.kill_all(0) and time.monotonic() < end:
+            time.sleep(0.05)
+        self.kill_all(signal.SIGKILL)
 
     def reap(self):
         """At exit after a stop: wait up to STOP_GRACE_S for every child

@@ -515,6 +515,45 @@ def test_signal_reaching_a_worker_thread(tmp):
         worker.join()
 
 
+STUBBORN_CHILD = """import os, sys, time
+sys.path.insert(0, sys.argv[1])
+from platterlib import child
+child.stop_on_signals()
+try:
+    with child.pool(1) as ex:
+        fut = ex.submit(child.run, ["sh", "-c", "trap '' TERM; echo up; sleep 120"])
+        print("started", flush=True)
+        next(child.as_completed([fut]))
+except child.Interrupted as e:
+    sys.exit(e.status)
+"""
+
+
+def test_stop_kills_a_stubborn_child(tmp):
+    # issue 39 (signals family: a compare that did not end within 40 s of
+    # one SIGHUP): after a stop, the pool waits for its running items, and
+    # the interpreter joins its worker threads before the atexit reap that
+    # sends SIGKILL, so a child that ignored the SIGTERM held platter until
+    # it ended.  SIGKILL now follows STOP_GRACE_S after the stop whatever
+    # the main thread waits for
+    from platterlib import child
+    p = subprocess.Popen([sys.executable, "-c", STUBBORN_CHILD, os.path.join(ROOT, "scripts")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGHUP)
+    try:
+        _, err = p.communicate(timeout=child.STOP_GRACE_S + 15)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError("still running 25 s after the stop")
+    took = time.monotonic() - t0
+    assert p.returncode == 129, (p.returncode, err[-1000:])
+    assert took < child.STOP_GRACE_S + 5, took
+
+
 def test_signal_to_run_guest_alone(tmp):
     # issue 39 (signals family): a SIGTERM or SIGINT sent to run-guest's pid
     # alone (`platter run` execs it; a supervisor's kill) waited for QEMU to
@@ -1265,6 +1304,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
          ("a signal stops platter's short helpers too", test_signal_stops_helpers),
          ("a signal the kernel gives a worker thread is taken", test_signal_reaching_a_worker_thread),
+         ("a stop SIGKILLs a child that ignores SIGTERM after its grace", test_stop_kills_a_stubborn_child),
          ("a helper's children stay in its session", test_helper_children_in_its_session),
          ("platter's version takes no .git/index.lock", test_version_takes_no_index_lock),
          ("a signal to run-guest alone stops QEMU", test_signal_to_run_guest_alone),
