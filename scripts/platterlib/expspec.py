@@ -528,13 +528,13 @@ def check_programs(wl, w, base_dir):
     def package(v, where):
         check_str(v, where)
         what, progs = programs.split_package(v)
-        if progs is not None and not re.fullmatch(
-                r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(,[A-Za-z0-9_][A-Za-z0-9_.+-]*)*", progs):
+        if progs is not None and not all(programs.NAME.fullmatch(x)
+                                         for x in progs.split(",")):
             bad(where, f"{v!r:.100}: after ':', program names separated by ','")
         if what.endswith(".deb"):
             if base_dir is not None and not os.path.isfile(host_path(what, base_dir)):
                 bad(where, f"'{what:.100}': no such file")
-        elif not re.fullmatch(r"[a-z0-9][a-z0-9+.-]+(=[A-Za-z0-9.+~:-]+)?", what):
+        elif not programs.PACKAGE.fullmatch(what):
             bad(where, f"{v!r:.100} is not NAME[=VERSION][:PROGRAM,...] (a Debian package) "
                        "or FILE.deb[:PROGRAM,...]")
     if "programs" in wl:
