@@ -358,6 +358,11 @@ def _wait_for_handlers(p, limit_s=20):
 LEFT_GRACE_S = 3
 
 
+def _default_stop_signals():
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def _cmdline(pid):
     """pid's command line, its first 120 bytes, or ''."""
     try:
@@ -396,8 +401,15 @@ def _check_signals(h, name, sigs, delay_s, gap_s):
                    PLATTER_QEMU=standin.write_qemu(os.path.join(d, "qemu")),
                    STAND_IN_PIDS=os.path.join(d, "pids"), **extra)
         env[tag.split("=")[0]] = tag.split("=")[1]
+        # the signals at their default disposition, as a terminal's
+        # foreground job has them: a harness started in the background (`&`,
+        # nohup) ignores SIGINT (and SIGHUP), its children inherit that, and
+        # platter keeps a signal ignored at its start ignored, by design
+        # (test-platter.py), so the family found 'no end within 40 s' of
+        # those two (the 30-minute runs of 1d5417f and ab361f7)
         p = subprocess.Popen(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=_default_stop_signals)
         # the delay counts from when platter handles signals: before that
         # (the interpreter compiling the script) a signal ends any Python
         # program with a traceback at its line 0 (docs/hardening.md)

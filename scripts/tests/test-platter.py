@@ -235,11 +235,21 @@ def test_compare_leaves_nothing_behind(tmp):
     assert os.listdir(scratch) == [], os.listdir(scratch)
 
 
-def interrupted_compare(tmp, name, signals, extra=(), argv=None, gap_s=0.2):
+def stop_signals_at(ignored=()):
+    """A preexec_fn: the stopping signals at their default disposition
+    (a terminal's foreground job), those in `ignored` ignored (nohup's
+    SIGHUP).  A test run in the background (`&`) inherits SIGINT ignored."""
+    def preexec():
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(s, signal.SIG_IGN if s in ignored else signal.SIG_DFL)
+    return preexec
+
+
+def interrupted_compare(tmp, name, signals, extra=(), argv=None, gap_s=0.2, ignored=()):
     """compare (or argv, a command with --out OUT that starts two guests at
     once) with a stand-in QEMU, stopped by signals gap_s apart once both
     guests run: (the finished process, the stand-ins' pids, its out dir,
-    its scratch dir)."""
+    its scratch dir).  `ignored`: signals ignored when it starts."""
     scratch = os.path.join(tmp, name + "-scratch")
     os.mkdir(scratch)
     cache = os.path.join(tmp, name + "-cache")
@@ -252,7 +262,8 @@ def interrupted_compare(tmp, name, signals, extra=(), argv=None, gap_s=0.2):
     argv = argv or [PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
                     "--cells", "seq.*.nvme.*", "--parallel", "2"]
     p = subprocess.Popen([*argv, "--out", out, *extra],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         preexec_fn=stop_signals_at(ignored))
     t0 = time.monotonic()
     while not (os.path.exists(pids) and len(open(pids).read().split()) == 4):
         assert p.poll() is None and time.monotonic() - t0 < 120, p.communicate()
@@ -284,6 +295,23 @@ def test_signal_stops_everything(tmp):
         assert not left, (name, left)
         assert not os.path.exists(out), (name, os.listdir(out))
         assert os.listdir(scratch) == [], (name, os.listdir(scratch))
+
+
+def test_signal_ignored_at_start_stays_ignored(tmp):
+    # issue 39: a signal ignored when platter starts (nohup's SIGHUP; SIGINT
+    # of a job a script started with `&`) stays ignored, as it does for
+    # any Unix program: nohup'd, a hangup must not stop a long compare.
+    # The signals family ran with SIGHUP and SIGINT so ignored (its harness
+    # was nohup'd in the background) and took it for a hang; it now gives
+    # each command the default dispositions
+    rc, stdout, stderr, took, pids, out, scratch = interrupted_compare(
+        tmp, "nohup", [signal.SIGHUP, signal.SIGINT, signal.SIGTERM], gap_s=1.5,
+        ignored=(signal.SIGHUP, signal.SIGINT))
+    assert rc == 143, (rc, stderr[-3000:])
+    assert took >= 3, f"stopped {took:.1f} s after the ignored SIGHUP: not by the SIGTERM"
+    assert stderr.strip().splitlines()[-1].startswith("platter: stopped by SIGTERM"), \
+        stderr[-1000:]
+    assert not standin.kill_left(pids)
 
 
 def test_second_signal_leaves_no_work_dir(tmp):
@@ -1310,6 +1338,8 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a signal to run-guest alone stops QEMU", test_signal_to_run_guest_alone),
          ("a second signal during the children's cleanup leaves no work dir",
           test_second_signal_leaves_no_work_dir),
+         ("a signal ignored at start (nohup) stays ignored",
+          test_signal_ignored_at_start_stays_ignored),
          ("sim policy from the kernels' declarations and the device", test_policy_from_declarations),
          ("a campaign's relative paths start at its file", test_campaign_paths_from_its_directory),
          ("a report of --seeds cuts says how to rerun them", test_campaign_report_of_given_seeds),
