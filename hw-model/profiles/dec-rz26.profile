@@ -44,7 +44,77 @@ write_hit_overhead_us = 2167              # [dx] Write hit over. after read = 2.
 write_hit_after_write_overhead_us = 1942  # [dx] Write hit over. after write = 1.942
 write_miss_overhead_us = 2167             # [dx] Write miss over. after read = 2.167
 write_miss_after_write_overhead_us = 1942 # [dx] Write miss over. after write = 1.942
-# Not taken: DIXtrac's head switch (0.865 ms) and added write settle
-# (-0.483 ms), valid/dec_rz26_validate.model.  The model has no track-skew key and
-# derives its skew from these two; DIXtrac measured the skews apart, and the
-# rules' values stand in for both (docs/VALIDATION.md, "DiskSim's ten drives").
+head_switch_ms = 0.865            # [dx] dec_rz26_validate.model Head switch time
+write_settle_ms = 0               # [dx] dec_rz26_validate.model Add. write settling delay = -0.483, taken as 0
+queue_policy = fifo               # [dx] dec_rz26.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
+read_ahead = track                # [dx] dec_rz26.diskspecs Buffer continuous read = 1: to the end of the track
+# [dx] the zones as DIXtrac measured them (valid/dec_rz26_validate.model): first and last
+# cylinder, sectors per track, track and cylinder skew, empty sectors at the
+# front, spares at the zone's end and at each track's end, first block's offset
+zone = 0 2598 58 7 25 23142 0 1 0
+# [dx] the seek curve, ms by distance in cylinders (dec_rz26_validate.seek, 63 points)
+seek = 1 1.014397
+seek = 2 1.902233
+seek = 3 2.284186
+seek = 4 2.55131
+seek = 5 2.656589
+seek = 6 2.792434
+seek = 7 2.795289
+seek = 8 2.88344
+seek = 9 2.898454
+seek = 10 2.883264
+seek = 12 3.059284
+seek = 14 3.104144
+seek = 16 3.168781
+seek = 18 3.182312
+seek = 20 3.356966
+seek = 25 3.435946
+seek = 30 3.760655
+seek = 35 3.802014
+seek = 40 4.017083
+seek = 45 4.191732
+seek = 50 4.270231
+seek = 60 4.659682
+seek = 70 4.880789
+seek = 80 5.087342
+seek = 90 5.227582
+seek = 100 5.490036
+seek = 125 6.051907
+seek = 150 6.37949
+seek = 175 6.817439
+seek = 200 6.904685
+seek = 225 7.140182
+seek = 250 7.280423
+seek = 275 7.467306
+seek = 300 7.698261
+seek = 325 7.813913
+seek = 350 7.937919
+seek = 375 8.079734
+seek = 400 8.235509
+seek = 425 8.429694
+seek = 450 8.718009
+seek = 475 8.919579
+seek = 500 8.95509
+seek = 600 9.471913
+seek = 700 10.02048
+seek = 800 10.578962
+seek = 900 11.062421
+seek = 1000 11.662869
+seek = 1100 12.091804
+seek = 1200 12.633691
+seek = 1300 13.081321
+seek = 1400 13.458244
+seek = 1500 13.879749
+seek = 1600 14.338197
+seek = 1700 14.8412
+seek = 1800 15.314939
+seek = 1900 15.819995
+seek = 2000 16.187664
+seek = 2100 16.575325
+seek = 2200 16.934447
+seek = 2300 17.585034
+seek = 2400 17.965906
+seek = 2500 18.676422
+seek = 2569 19.098796
+# Not expressible in a profile, from the same files:
+#   a negative added write settle, -0.483 ms (dec_rz26_validate.model): a write may start sooner after a switch than a read; the model's settle is 0 or more

@@ -23,15 +23,12 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
     HwmDevice *d = g_new0(HwmDevice, 1);
 
     cfg = cfg ? cfg : &none;
-    d->prof = *p;
-    d->prof.name = g_strdup(p->name);
-    d->prof.source = g_strdup(p->source);
+    hwm_profile_copy(&d->prof, p);
     d->media.ops = p->kind == HWM_KIND_HDD ? &hwm_media_hdd
                                            : &hwm_media_flash;
     d->media.prof = &d->prof;
     if (!d->media.ops->init(&d->media, errp)) {
-        g_free(d->prof.name);
-        g_free(d->prof.source);
+        hwm_profile_clear(&d->prof);
         g_free(d);
         return NULL;
     }
@@ -44,8 +41,7 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
                     "%s: write cache requested but the profile has no cache "
                     "(cache_mb = 0)", p->source);
         d->media.ops->fini(&d->media);
-        g_free(d->prof.name);
-        g_free(d->prof.source);
+        hwm_profile_clear(&d->prof);
         g_free(d);
         return NULL;
     }
@@ -140,8 +136,7 @@ void hwm_device_free(HwmDevice *d)
     g_free(d->units);
     g_free(d->reads_waiting);
     g_ptr_array_unref(d->running_writes);
-    g_free(d->prof.name);
-    g_free(d->prof.source);
+    hwm_profile_clear(&d->prof);
     g_free(d);
 }
 

@@ -15,7 +15,8 @@ static MediaReq media_req(const HwmDevice *d, const Cmd *c)
 {
     return (MediaReq){ .lba = c->lba, .sectors = c->sectors,
                        .write = c->req.op == HWM_OP_WRITE,
-                       .log = dev_is_log_write(d, c) };
+                       .log = dev_is_log_write(d, c),
+                       .data_in_ns = c->data_in_ns };
 }
 
 /* Every change of a unit's op goes through here, to keep the sets. */
@@ -306,8 +307,12 @@ static void start_host(HwmDevice *d, uint32_t u, hwm_ns t, int idx)
     MediaTime mt = { 0 };
     bool missed;
     /* a read's data goes to the host as the medium brings it in */
+    /* the sector whose arrival fills the buffer to the reconnect ratio */
+    uint64_t need = ((uint64_t)c->sectors * d->prof.read_reconnect_pct + 99) /
+                    100;
     HostStream hs = { .from_lba = c->lba, .end_lba = c->lba + c->sectors,
                       .link_bytes_per_s = d->prof.interface_bytes_per_s,
+                      .reconnect_lba = c->lba + (need ? need - 1 : 0),
                       .done = t + dev_iface_ns(d, c->req.length) };
     hwm_ns end = d->media.ops->access(&d->media, &un->arm, &r, t, &mt,
                                       &missed, r.write ? NULL : &hs);

@@ -339,9 +339,17 @@ static void admit(HwmDevice *d, hwm_ns t)
         if (c->req.op == HWM_OP_WRITE) {
             /* the data comes in after the data of the writes before it */
             hwm_ns x = dev_iface_ns(d, c->req.length);
-            ready = MAX(ready, d->link_in_free) + x;
-            d->link_in_free = ready;
-            c->t.transfer_ns += x;
+            hwm_ns in = MAX(ready, d->link_in_free) + x;
+            d->link_in_free = in;
+            if (d->media.ops->positions_during_data &&
+                is_write_in_place(d, c) && !dev_is_log_write(d, c)) {
+                /* the drive takes the data into its buffer as it seeks:
+                 * the media write waits only for what it has not got */
+                c->data_in_ns = in;
+            } else {
+                ready = in;
+                c->t.transfer_ns += x;
+            }
         }
         dev_timer_push(d, ready, EV_READY, c, 0);
     }
@@ -414,6 +422,15 @@ static void on_ready(HwmDevice *d, Cmd *c, hwm_ns t)
         }
         break;
     case HWM_OP_WRITE:
+        if (c->data_in_ns > t && !is_write_in_place(d, c)) {
+            /* the write cache came on since: the cache takes the data
+             * once it is in */
+            c->t.transfer_ns += c->data_in_ns - t;
+            dev_timer_push(d, c->data_in_ns, EV_READY, c, 0);
+            c->data_in_ns = 0;
+            break;
+        }
+        /* fall through */
     case HWM_OP_DISCARD:
         /* read segments must not serve the old data */
         hwm_rc_invalidate(&d->rc, c->lba, c->sectors);

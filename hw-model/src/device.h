@@ -56,6 +56,8 @@ typedef struct Cmd {
     HwmRequest req;
     uint64_t lba, sectors;
     hwm_ns submit_ns, ready_ns, start_ns;
+    hwm_ns data_in_ns;      /* WRITE to the media that positions while its
+                               data comes in: when the data is all in */
     HwmBreakdown t;
     CmdState state;
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */

@@ -105,6 +105,10 @@ static uint32_t skew_sectors(uint64_t ns, uint32_t spt, uint32_t rpm)
     return (uint32_t)(s % spt);
 }
 
+static bool init_measured_zones(Geometry *g, const HwmProfile *p,
+                                GError **errp);
+static bool init_seek(Geometry *g, const HwmProfile *p, GError **errp);
+
 bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
 {
     uint64_t cap = p->capacity_bytes / HWM_SECTOR_BYTES;
@@ -117,6 +121,9 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
                      .full_ns = p->seek_full_stroke_ns,
                      .write_settle_ns = p->write_settle_ns,
                      .head_switch_ns = p->head_switch_ns };
+    if (p->n_zone_rows) {
+        return init_measured_zones(g, p, errp) && init_seek(g, p, errp);
+    }
     g->zones = g_new0(Zone, g->nzones);
     for (uint32_t z = 0; z < g->nzones; z++) {
         uint32_t drop = p->outer_sectors_per_track - p->inner_sectors_per_track;
@@ -143,6 +150,7 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
         zn->first_cyl = (uint32_t)(cpz * z);
         zn->cylinders = (uint32_t)cpz;
         zn->sectors = MIN(cap - lba, cpz * g->heads * track);
+        zn->lbas_per_track = zn->spt;
         /* skew so a sequential transfer crossing a track boundary finds its
          * next sector just arriving, even when writing */
         zn->head_skew = skew_sectors(p->head_switch_ns + p->write_settle_ns,
@@ -153,6 +161,57 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     }
     g->total_sectors = cap;
     g->cylinders = (uint32_t)(cpz * g->nzones);
+    return init_seek(g, p, errp);
+}
+
+/* The zones as the profile's `zone` rows measured them: each zone's LBAs
+ * start after its front sectors and stop short of its spares (DiskSim's
+ * g1 layout keeps its spares in the zone, by schemes this does not tell
+ * apart: a spare's place shifts an LBA by at most the zone's spares). */
+static bool init_measured_zones(Geometry *g, const HwmProfile *p,
+                                GError **errp)
+{
+    uint64_t cap = p->capacity_bytes / HWM_SECTOR_BYTES;
+    uint64_t lba = 0;
+
+    g->nzones = p->n_zone_rows;
+    g->zones = g_new0(Zone, g->nzones);
+    for (uint32_t z = 0; z < g->nzones; z++) {
+        const HwmZoneRow *r = &p->zone_rows[z];
+        Zone *zn = &g->zones[z];
+        uint64_t cyls = (uint64_t)r->last_cyl - r->first_cyl + 1;
+        uint32_t per = r->sectors_per_track - r->track_spare_sectors;
+        uint64_t held = cyls * g->heads * per - r->front_sectors -
+                        r->spare_sectors;
+
+        zn->spt = r->sectors_per_track;
+        zn->first_lba = lba;
+        zn->first_cyl = r->first_cyl;
+        zn->cylinders = (uint32_t)cyls;
+        zn->sectors = MIN(cap - lba, held);
+        zn->head_skew = r->track_skew_sectors;
+        zn->cyl_skew = r->cylinder_skew_sectors;
+        zn->front = r->front_sectors;
+        zn->first_slot = r->first_block_slot;
+        zn->lbas_per_track = per;
+        lba += zn->sectors;
+    }
+    g->total_sectors = cap;
+    g->cylinders = p->zone_rows[g->nzones - 1].last_cyl + 1;
+    if (g->cylinders > MAX_CYLINDERS) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: the zone rows end at cylinder %u: more than %u "
+                    "cylinders", p->source, g->cylinders - 1, MAX_CYLINDERS);
+        hwm_geometry_free(g);
+        return false;
+    }
+    return true;
+}
+
+/* The seek curve: the measured points when the profile has them, else the
+ * data-sheet curve through its anchor. */
+static bool init_seek(Geometry *g, const HwmProfile *p, GError **errp)
+{
     if (g->cylinders < 7) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
                     "%s: only %u cylinders: too few for a seek curve "
@@ -163,7 +222,9 @@ bool hwm_geometry_init(Geometry *g, const HwmProfile *p, GError **errp)
     }
     g->boundary_cyl = (g->cylinders - 1) / 3;
     g->sqrt_boundary = isqrt64((uint64_t)g->boundary_cyl << 20);
-    if (!solve_anchor(g, p, errp)) {
+    g->seek_points = p->seek_points;
+    g->n_seek_points = p->n_seek_points;
+    if (!g->seek_points && !solve_anchor(g, p, errp)) {
         hwm_geometry_free(g);
         return false;
     }
@@ -180,10 +241,41 @@ void hwm_geometry_free(Geometry *g)
     g_clear_pointer(&g->short_seek_ns, g_free);
 }
 
+/* Linear between the measured points that bracket d, the last point's
+ * time beyond it. */
+static hwm_ns seek_measured_ns(const Geometry *g, uint32_t d)
+{
+    const HwmSeekPoint *pt = g->seek_points;
+    uint32_t lo = 0, hi = g->n_seek_points - 1;
+
+    if (d >= pt[hi].distance_cyl) {
+        return (hwm_ns)pt[hi].time_ns;
+    }
+    while (hi - lo > 1) {           /* pt[lo].d <= d < pt[hi].d */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (pt[mid].distance_cyl <= d) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    uint64_t span = pt[hi].distance_cyl - pt[lo].distance_cyl;
+    uint64_t k = d - pt[lo].distance_cyl;
+    if (pt[hi].time_ns >= pt[lo].time_ns) {
+        return (hwm_ns)(pt[lo].time_ns +
+                        (pt[hi].time_ns - pt[lo].time_ns) * k / span);
+    }
+    return (hwm_ns)(pt[lo].time_ns -
+                    (pt[lo].time_ns - pt[hi].time_ns) * k / span);
+}
+
 static hwm_ns seek_curve_ns(const Geometry *g, uint32_t d)
 {
     if (d == 0) {
         return 0;
+    }
+    if (g->seek_points) {
+        return seek_measured_ns(g, d);
     }
     if (d <= g->boundary_cyl) {
         /* a + b*sqrt(d) through (1, t2t) and (boundary, anchor) */
@@ -269,14 +361,15 @@ void hwm_geometry_map(const Geometry *g, uint64_t lba, Phys *out)
 {
     uint32_t z = find_zone(g, lba);
     const Zone *zn = &g->zones[z];
-    uint64_t off = lba - zn->first_lba;
-    uint64_t track = off / zn->spt;
+    uint64_t off = lba - zn->first_lba + zn->front;
+    uint64_t track = off / zn->lbas_per_track;
     uint64_t head_switches;
     uint32_t cyl_in_zone;
 
     out->zone = z;
     out->spt = zn->spt;
-    out->sector = (uint32_t)(off % zn->spt);
+    out->lbas = zn->lbas_per_track;
+    out->sector = (uint32_t)(off % zn->lbas_per_track);
     if (g->layout == HWM_LAYOUT_CYLINDER) {
         cyl_in_zone = (uint32_t)(track / g->heads);
         out->head = (uint32_t)(track % g->heads);
@@ -300,7 +393,7 @@ void hwm_geometry_map(const Geometry *g, uint64_t lba, Phys *out)
     uint64_t cyl_switches = track - head_switches;
     uint64_t skew = (head_switches % zn->spt) * zn->head_skew +
                     (cyl_switches % zn->spt) * zn->cyl_skew;
-    out->slot = (uint32_t)((out->sector + skew) % zn->spt);
+    out->slot = (uint32_t)((out->sector + skew + zn->first_slot) % zn->spt);
 }
 
 hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
@@ -319,13 +412,29 @@ hwm_ns hwm_geometry_position_ns(const Geometry *g, ArmPos from, const Phys *to,
     return t + (write ? (hwm_ns)g->write_settle_ns : 0);
 }
 
+/* The earliest a write fed by the link may begin on the medium: its data
+ * is all in by `data_in`, and the medium takes `sectors` sectors of the
+ * first track's length in no less than their time under the head. */
+static hwm_ns fed_start(const Geometry *g, const Phys *ph, uint64_t sectors,
+                        hwm_ns data_in)
+{
+    hwm_ns media = hwm_geometry_xfer_ns(g, (uint32_t)MIN(sectors, UINT32_MAX),
+                                        ph->spt);
+    return data_in > media ? data_in - media : 0;
+}
+
 hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
-                                uint64_t lba, bool write)
+                                uint64_t lba, uint64_t sectors, bool write,
+                                hwm_ns data_in)
 {
     Phys ph;
     hwm_geometry_map(g, lba, &ph);
     hwm_ns pos = hwm_geometry_position_ns(g, arm, &ph, write);
-    return pos + hwm_geometry_wait_ns(g, t + pos, ph.slot, ph.spt, 0);
+    hwm_ns arrive = t + pos;
+    if (write && data_in) {
+        arrive = MAX(arrive, fed_start(g, &ph, sectors, data_in));
+    }
+    return arrive - t + hwm_geometry_wait_ns(g, arrive, ph.slot, ph.spt, 0);
 }
 
 /*
@@ -356,13 +465,22 @@ static void stream_chunk(const Phys *ph, uint64_t lba, uint32_t n, uint32_t j,
     if (j > 0 && first < j) {
         last = MIN(last, j - 1);
     }
-    uint32_t ends[2] = { first, last };
-    for (int k = 0; k < 2; k++) {
+    uint32_t ends[3] = { first, last, 0 };
+    int nends = 2;
+    if (hs->reconnect_lba > hs->from_lba && hs->reconnect_lba >= lba &&
+        hs->reconnect_lba < lba + n) {
+        ends[nends++] = (uint32_t)(hs->reconnect_lba - lba);
+    }
+    for (int k = 0; k < nends; k++) {
         uint32_t i = ends[k];
         /* the boundary after sector i, counted from where reading began */
         uint64_t b = i >= j ? i - j + 1 : ph->spt - j + i + 1;
         hwm_ns in = start + (hwm_ns)ceil_div(b * PHASE_REV - past, per_ns);
         uint64_t rest = hs->end_lba - (lba + i);
+        if (k == 2) {
+            /* the reconnect: the host's data goes from its first sector */
+            rest = hs->end_lba - hs->from_lba;
+        }
         hs->done = MAX(hs->done, in + hwm_link_ns(hs->link_bytes_per_s,
                                                  rest * HWM_SECTOR_BYTES));
     }
@@ -370,7 +488,8 @@ static void stream_chunk(const Phys *ph, uint64_t lba, uint32_t n, uint32_t j,
 
 static hwm_ns walk(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
                    uint64_t sectors, unsigned how, hwm_ns stop,
-                   uint64_t *done, MediaTime *mt, HostStream *hs)
+                   hwm_ns data_in, uint64_t *done, MediaTime *mt,
+                   HostStream *hs)
 {
     bool write = how & ACC_WRITE;
     uint32_t miss = (how & ACC_MISS) ? 1 : 0;
@@ -379,10 +498,19 @@ static hwm_ns walk(const Geometry *g, ArmPos *arm, hwm_ns t, uint64_t lba,
     while (sectors > 0) {
         Phys ph;
         hwm_geometry_map(g, lba, &ph);
-        uint32_t n = (uint32_t)MIN(sectors, (uint64_t)(ph.spt - ph.sector));
+        uint32_t n = (uint32_t)MIN(sectors, (uint64_t)(ph.lbas - ph.sector));
         uint64_t per_ns = (uint64_t)g->rpm * ph.spt;
         hwm_ns pos = hwm_geometry_position_ns(g, *arm, &ph, write);
         hwm_ns arrive = t + pos;
+        if (data_in) {
+            /* the first track waits for the data the link still brings */
+            hwm_ns fed = fed_start(g, &ph, sectors, data_in);
+            if (fed > arrive) {
+                mt->transfer_ns += fed - arrive;
+                arrive = fed;
+            }
+            data_in = 0;
+        }
         uint32_t first = ph.slot;     /* where reading starts */
         uint32_t j = 0;               /* its index within the chunk */
 
@@ -439,7 +567,16 @@ hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
                            MediaTime *mt)
 {
     uint64_t done;
-    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, &done, mt, NULL);
+    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, 0, &done, mt, NULL);
+}
+
+hwm_ns hwm_geometry_write_fed(const Geometry *g, ArmPos *arm, hwm_ns t,
+                              uint64_t lba, uint64_t sectors, unsigned how,
+                              hwm_ns data_in, MediaTime *mt)
+{
+    uint64_t done;
+    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, data_in, &done, mt,
+                NULL);
 }
 
 hwm_ns hwm_geometry_read_streamed(const Geometry *g, ArmPos *arm, hwm_ns t,
@@ -447,7 +584,7 @@ hwm_ns hwm_geometry_read_streamed(const Geometry *g, ArmPos *arm, hwm_ns t,
                                   MediaTime *mt, HostStream *hs)
 {
     uint64_t done;
-    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, &done, mt, hs);
+    return walk(g, arm, t, lba, sectors, how, HWM_NEVER, 0, &done, mt, hs);
 }
 
 uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
@@ -455,6 +592,6 @@ uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
 {
     MediaTime mt = { 0 };
     uint64_t done;
-    walk(g, arm, t, lba, sectors, 0, stop, &done, &mt, NULL);
+    walk(g, arm, t, lba, sectors, 0, stop, 0, &done, &mt, NULL);
     return done;
 }

@@ -30,6 +30,9 @@ typedef struct {
     uint32_t spt;              /* sectors per track */
     uint32_t head_skew;        /* sectors a head switch shifts the start */
     uint32_t cyl_skew;         /* sectors a cylinder switch shifts it */
+    uint32_t front;            /* sectors before the first LBA */
+    uint32_t first_slot;       /* where the zone's sector 0 begins */
+    uint32_t lbas_per_track;   /* spt less the spares at a track's end */
 } Zone;
 
 typedef struct {
@@ -51,6 +54,9 @@ typedef struct {
     uint64_t sqrt_boundary;    /* isqrt(boundary << 20) */
     uint64_t write_settle_ns;
     uint64_t head_switch_ns;
+    const HwmSeekPoint *seek_points;  /* a measured curve (the profile's
+                                         `seek` rows), or NULL */
+    uint32_t n_seek_points;
     hwm_ns *short_seek_ns;     /* seek_ns for distances < SHORT_SEEKS: the
                                   write-back search asks for these often */
 } Geometry;
@@ -61,6 +67,8 @@ typedef struct {
     uint32_t cyl;
     uint32_t head;
     uint32_t spt;
+    uint32_t lbas;             /* LBAs the track holds: spt less its
+                                  spares */
     uint32_t sector;           /* index within the track, LBA order */
     uint32_t slot;             /* angular position where it begins, in
                                   sectors from the track's index (skewed) */
@@ -135,6 +143,9 @@ hwm_ns hwm_geometry_access(const Geometry *g, ArmPos *arm, hwm_ns t,
 typedef struct {
     uint64_t from_lba, end_lba;
     uint64_t link_bytes_per_s;
+    uint64_t reconnect_lba;    /* the drive sends nothing before this
+                                  sector is in (a reconnect ratio), then
+                                  all of it; from_lba: at once */
     hwm_ns done;
 } HostStream;
 
@@ -161,8 +172,20 @@ hwm_ns hwm_geometry_read_streamed(const Geometry *g, ArmPos *arm, hwm_ns t,
 uint64_t hwm_geometry_sectors_by(const Geometry *g, ArmPos *arm, hwm_ns t,
                                  uint64_t lba, uint64_t sectors, hwm_ns stop);
 
-/* Positioning time only (seek + rotation to the first sector). */
+/* A write whose data is still coming in over the link: all of it is in
+ * at `data_in` (0: in already).  The head may not write a sector before it
+ * has arrived; the data comes at least as fast as the medium takes it or
+ * it does not, so the write begins no earlier than `data_in` less the
+ * time the medium takes for the whole write, and the wait is the link's
+ * (transfer_ns). */
+hwm_ns hwm_geometry_write_fed(const Geometry *g, ArmPos *arm, hwm_ns t,
+                              uint64_t lba, uint64_t sectors, unsigned how,
+                              hwm_ns data_in, MediaTime *mt);
+
+/* Positioning time only (seek + rotation to the first sector), for a
+ * write also the wait for its data (hwm_geometry_write_fed()). */
 hwm_ns hwm_geometry_access_cost(const Geometry *g, ArmPos arm, hwm_ns t,
-                            uint64_t lba, bool write);
+                                uint64_t lba, uint64_t sectors, bool write,
+                                hwm_ns data_in);
 
 #endif

@@ -244,7 +244,8 @@ static hwm_ns hdd_access_cost(const Media *m, ArmPos arm, const MediaReq *r,
         Phys ph = { .cyl = h->log_cyl, .head = h->log_head };
         return hwm_geometry_position_ns(&h->geo, arm, &ph, true);
     }
-    return hwm_geometry_access_cost(&h->geo, arm, t, r->lba, r->write);
+    return hwm_geometry_access_cost(&h->geo, arm, t, r->lba, r->sectors,
+                                    r->write, r->data_in_ns);
 }
 
 /*
@@ -341,7 +342,8 @@ static hwm_ns hdd_access(Media *m, ArmPos *arm, const MediaReq *r, hwm_ns t,
                                               r->sectors, how, mt, hs);
         }
     }
-    return hwm_geometry_access(&h->geo, arm, t, r->lba, r->sectors, how, mt);
+    return hwm_geometry_write_fed(&h->geo, arm, t, r->lba, r->sectors, how,
+                                  r->write ? r->data_in_ns : 0, mt);
 }
 
 /* Shortest positioning time first, over the whole cache. */
@@ -364,4 +366,5 @@ const MediaOps hwm_media_hdd = {
     .eager_write_back = false,
     .one_actuator = true,
     .media_cache_log = true,
+    .positions_during_data = true,
 };

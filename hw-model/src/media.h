@@ -23,6 +23,9 @@ typedef struct {
     bool write;
     bool log;                /* a FUA write appended to the media-cache log
                                 (only where media_cache_log is set) */
+    hwm_ns data_in_ns;       /* a write whose data still comes in over the
+                                link while the arm positions: when the last
+                                byte is in (0: all in already) */
 } MediaReq;
 
 typedef struct MediaOps MediaOps;
@@ -79,6 +82,8 @@ struct MediaOps {
                                 flush's write-backs are its own media time,
                                 and its metadata commit holds the actuator */
     bool media_cache_log;    /* FUA writes may go to a media-cache log */
+    bool positions_during_data; /* a write to the media positions while
+                                its data comes in (MediaReq.data_in_ns) */
 };
 
 extern const MediaOps hwm_media_hdd;

@@ -123,6 +123,15 @@ const KeyDef hwm_profile_keys[] = {
       "yes", 0, 1, NULL,
       "read-on-arrival: read a track's requested sectors from the first "
       "to come round, not from the first in order", NO_RULE },
+    /* SCSI's Disconnect-Reconnect mode page (02h), Buffer Full Ratio: how
+     * full the buffer is before the target reconnects to send a read's
+     * data; DIXtrac measures it as DiskSim's "High (read) water mark"
+     * (by request size).  0: the data streams out as it comes in. */
+    { "read_reconnect_pct", T_COUNT, 1, F(read_reconnect_pct), FOR_HDD,
+      false, "0", 0, 100, NULL,
+      "share of a media read the buffer holds before the drive starts "
+      "sending it to the host (SCSI buffer full ratio; 0: at once)",
+      NO_RULE },
 
     { "parallel_units", T_COUNT, 1, F(parallel_units), FOR_FLASH, true, NULL,
       1, 4096, NULL, "dies (the device has parallel_units x planes media units)", NO_RULE },
@@ -251,6 +260,143 @@ const KeyDef hwm_profile_keys[] = {
 
 const size_t hwm_profile_nkeys = G_N_ELEMENTS(hwm_profile_keys);
 G_STATIC_ASSERT(G_N_ELEMENTS(hwm_profile_keys) <= HWM_PROFILE_MAX_KEYS);
+
+/* ---- row keys ----------------------------------------------------------- */
+
+static const RowColumn zone_columns[] = {
+    { "first_cylinder", 1, UINT32_MAX - 1 },
+    { "last_cylinder", 1, UINT32_MAX - 1 },
+    { "sectors_per_track", 1, 1u << 20 },
+    { "track_skew_sectors", 1, 1u << 20 },
+    { "cylinder_skew_sectors", 1, 1u << 20 },
+    { "front_sectors", 1, UINT32_MAX },
+    { "spare_sectors", 1, UINT32_MAX },
+    { "track_spare_sectors", 1, 1u << 20 },
+    { "first_block_sectors", 1, 1u << 20 },
+};
+
+static bool zone_add(HwmProfile *p, const uint64_t *v, const char **why)
+{
+    HwmZoneRow z = {
+        .first_cyl = (uint32_t)v[0], .last_cyl = (uint32_t)v[1],
+        .sectors_per_track = (uint32_t)v[2],
+        .track_skew_sectors = (uint32_t)v[3],
+        .cylinder_skew_sectors = (uint32_t)v[4],
+        .front_sectors = (uint32_t)v[5], .spare_sectors = (uint32_t)v[6],
+        .track_spare_sectors = (uint32_t)v[7],
+        .first_block_slot = (uint32_t)v[8],
+    };
+
+    if (z.sectors_per_track == 0) {
+        *why = "sectors_per_track must be positive";
+    } else if (z.last_cyl < z.first_cyl) {
+        *why = "last_cylinder is below first_cylinder";
+    } else if (p->n_zone_rows > 0 &&
+               z.first_cyl <= p->zone_rows[p->n_zone_rows - 1].last_cyl) {
+        *why = "first_cylinder is not past the previous zone's last_cylinder"
+               " (rows go outward in, without overlap)";
+    } else if (z.track_spare_sectors >= z.sectors_per_track) {
+        *why = "track_spare_sectors leaves a track no sectors";
+    } else if (z.track_skew_sectors >= z.sectors_per_track ||
+               z.cylinder_skew_sectors >= z.sectors_per_track ||
+               z.first_block_slot >= z.sectors_per_track) {
+        *why = "a skew or first_block_sectors is not below sectors_per_track";
+    } else {
+        p->zone_rows = g_renew(HwmZoneRow, p->zone_rows, p->n_zone_rows + 1);
+        p->zone_rows[p->n_zone_rows++] = z;
+        return true;
+    }
+    return false;
+}
+
+static void zone_get(const HwmProfile *p, uint32_t i, uint64_t *v)
+{
+    const HwmZoneRow *z = &p->zone_rows[i];
+    uint64_t out[] = { z->first_cyl, z->last_cyl, z->sectors_per_track,
+                       z->track_skew_sectors, z->cylinder_skew_sectors,
+                       z->front_sectors, z->spare_sectors,
+                       z->track_spare_sectors, z->first_block_slot };
+    memcpy(v, out, sizeof out);
+}
+
+static uint32_t zone_count(const HwmProfile *p)
+{
+    return p->n_zone_rows;
+}
+
+static int *zone_line(HwmProfile *p)
+{
+    return &p->zone_rows_line;
+}
+
+static const RowColumn seek_columns[] = {
+    { "distance_cylinders", 1, UINT32_MAX - 1 },
+    { "time_ms", NS_PER_MS, 10 * NS_PER_S },
+};
+
+static bool seek_add(HwmProfile *p, const uint64_t *v, const char **why)
+{
+    HwmSeekPoint s = { .distance_cyl = (uint32_t)v[0], .time_ns = v[1] };
+
+    if (p->n_seek_points == 0 && s.distance_cyl != 1) {
+        *why = "the first seek row is at distance_cylinders 1";
+    } else if (p->n_seek_points > 0 &&
+               s.distance_cyl <=
+                   p->seek_points[p->n_seek_points - 1].distance_cyl) {
+        *why = "distance_cylinders is not above the previous row's";
+    } else if (s.time_ns == 0) {
+        *why = "time_ms must be positive";
+    } else {
+        p->seek_points = g_renew(HwmSeekPoint, p->seek_points,
+                                 p->n_seek_points + 1);
+        p->seek_points[p->n_seek_points++] = s;
+        return true;
+    }
+    return false;
+}
+
+static void seek_get(const HwmProfile *p, uint32_t i, uint64_t *v)
+{
+    v[0] = p->seek_points[i].distance_cyl;
+    v[1] = p->seek_points[i].time_ns;
+}
+
+static uint32_t seek_count(const HwmProfile *p)
+{
+    return p->n_seek_points;
+}
+
+static int *seek_line(HwmProfile *p)
+{
+    return &p->seek_points_line;
+}
+
+const RowDef hwm_profile_rows[] = {
+    { "zone", FOR_HDD, zone_columns, G_N_ELEMENTS(zone_columns), 1024,
+      "one recording zone as measured (a DIXtrac extraction): its "
+      "cylinders, sectors per track, track and cylinder skews, the sectors "
+      "before its first LBA, the spares at its end and at each track's "
+      "end, and where its first block sits; the rows replace the equal zones of zones, "
+      "outer_sectors_per_track and inner_sectors_per_track, which must "
+      "agree with them", zone_add, zone_get, zone_count, zone_line },
+    { "seek", FOR_HDD, seek_columns, G_N_ELEMENTS(seek_columns), 1u << 16,
+      "one point of the measured seek curve: the model is linear between "
+      "points and holds the last time beyond it; the curve replaces the "
+      "one through seek_track_to_track_ms, seek_avg_ms and "
+      "seek_full_stroke_ms, which then only feed derivation rules",
+      seek_add, seek_get, seek_count, seek_line },
+};
+const size_t hwm_profile_nrows = G_N_ELEMENTS(hwm_profile_rows);
+
+const RowDef *hwm_profile_find_row(const char *name)
+{
+    for (size_t i = 0; i < hwm_profile_nrows; i++) {
+        if (strcmp(hwm_profile_rows[i].key, name) == 0) {
+            return &hwm_profile_rows[i];
+        }
+    }
+    return NULL;
+}
 
 const KeyDef *hwm_profile_find_key(const char *name)
 {

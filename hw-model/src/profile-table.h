@@ -77,6 +77,40 @@ extern const size_t hwm_profile_nkeys;
 /* type = N's name: "hdd", "flash" */
 extern const char *const hwm_kind_names[];
 
+/* ---- row keys (profile-keys.c) ------------------------------------------
+ * A row key may repeat: each line is one row of a table, its values the
+ * columns, whitespace-separated, each with its unit in its name.  The rows
+ * of a drive's extraction: its zones and its measured seek curve. */
+
+typedef struct {
+    const char *name;      /* with unit, as --dump-profile names it */
+    uint64_t scale;        /* field units per column unit (ns per ms) */
+    uint64_t max;          /* in field units */
+} RowColumn;
+
+#define ROW_MAX_COLUMNS 10
+
+typedef struct RowDef {
+    const char *key;
+    int applies;           /* FOR_* */
+    const RowColumn *columns;
+    size_t ncolumns;
+    uint32_t max_rows;
+    const char *help;
+    /* append one parsed row to p: false with *why when it cannot follow
+     * the rows before it */
+    bool (*add)(HwmProfile *p, const uint64_t *v, const char **why);
+    /* row i of p, in field units, for --dump-profile */
+    void (*get)(const HwmProfile *p, uint32_t i, uint64_t *v);
+    uint32_t (*count)(const HwmProfile *p);
+    int *(*first_line)(HwmProfile *p);
+} RowDef;
+
+extern const RowDef hwm_profile_rows[];
+extern const size_t hwm_profile_nrows;
+/* The row key called `name`, or NULL. */
+const RowDef *hwm_profile_find_row(const char *name);
+
 /* The key called `name`, or NULL. */
 const KeyDef *hwm_profile_find_key(const char *name);
 /* The unit in a key's name as --dump-profile shows it, or "". */

@@ -187,6 +187,61 @@ static bool check_inputs(const HwmProfile *p, GError **errp)
     return true;
 }
 
+/* `zone` rows replace the equal zones: the keys that describe those must
+ * say the same as the rows, so no profile holds two layouts. */
+static bool check_zone_rows(const HwmProfile *p, GError **errp)
+{
+    const HwmZoneRow *first = &p->zone_rows[0];
+    const HwmZoneRow *last = &p->zone_rows[p->n_zone_rows - 1];
+    const char *key = NULL;
+    uint64_t rows_say = 0;
+    uint64_t usable = 0;
+
+    if (p->zones != p->n_zone_rows) {
+        key = "zones";
+        rows_say = p->n_zone_rows;
+    } else if (p->outer_sectors_per_track != first->sectors_per_track) {
+        key = "outer_sectors_per_track";
+        rows_say = first->sectors_per_track;
+    } else if (p->inner_sectors_per_track != last->sectors_per_track) {
+        key = "inner_sectors_per_track";
+        rows_say = last->sectors_per_track;
+    }
+    if (key) {
+        const KeyDef *k = hwm_profile_find_key(key);
+        size_t i = (size_t)(k - hwm_profile_keys);
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s:%d: key '%s' = %" G_GUINT64_FORMAT " contradicts the "
+                    "zone rows (from line %d), which say %" G_GUINT64_FORMAT,
+                    p->source, p->line[i], key, fetch(p, k),
+                    p->zone_rows_line, rows_say);
+        return false;
+    }
+    for (uint32_t z = 0; z < p->n_zone_rows; z++) {
+        const HwmZoneRow *r = &p->zone_rows[z];
+        uint64_t all = ((uint64_t)r->last_cyl - r->first_cyl + 1) * p->heads *
+                       (r->sectors_per_track - r->track_spare_sectors);
+        if ((uint64_t)r->front_sectors + r->spare_sectors >= all) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                        "%s: zone row %u (from line %d): front_sectors and "
+                        "spare_sectors leave the zone no sectors on %u "
+                        "heads", p->source, z + 1, p->zone_rows_line,
+                        p->heads);
+            return false;
+        }
+        usable += all - r->front_sectors - r->spare_sectors;
+    }
+    if (usable < p->capacity_bytes / HWM_SECTOR_BYTES) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: the zone rows (from line %d) hold %" G_GUINT64_FORMAT
+                    " sectors on %u heads, fewer than capacity_bytes' %"
+                    G_GUINT64_FORMAT, p->source, p->zone_rows_line, usable,
+                    p->heads, p->capacity_bytes / HWM_SECTOR_BYTES);
+        return false;
+    }
+    return true;
+}
+
 /* Cross-key rules a single table entry cannot express. */
 static bool check_profile(HwmProfile *p, GError **errp)
 {
@@ -210,6 +265,9 @@ static bool check_profile(HwmProfile *p, GError **errp)
                          errp) ||
             !check_order(p, "seek_avg_ms", "seek_full_stroke_ms", seeks,
                          errp)) {
+            return false;
+        }
+        if (p->n_zone_rows && !check_zone_rows(p, errp)) {
             return false;
         }
         /* the outer zone's media rate carries the sustained rate */
@@ -299,6 +357,72 @@ static bool resolve_key(HwmProfile *p, size_t i, bool *done, bool *progress,
     return true;
 }
 
+/* One line of a row key: its columns, whitespace-separated, each in the
+ * column's unit and bounds, then the row's own rules against the rows
+ * before it. */
+static bool parse_row(HwmProfile *p, const RowDef *row, const char *val,
+                      const char *where, int line, GError **errp)
+{
+    g_auto(GStrv) cols = g_strsplit_set(val, " \t", -1);
+    uint64_t v[ROW_MAX_COLUMNS];
+    size_t n = 0;
+    const char *why = NULL;
+
+    if (row->count(p) >= row->max_rows) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: key '%s': more than %u rows", where, row->key,
+                    row->max_rows);
+        return false;
+    }
+    for (size_t i = 0; cols[i]; i++) {
+        if (!*cols[i]) {
+            continue;
+        }
+        if (n == row->ncolumns) {
+            n++;
+            break;
+        }
+        const RowColumn *c = &row->columns[n];
+        if (!parse_decimal(cols[i], c->scale, &v[n], &why)) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                        "%s: key '%s': column %zu (%s): bad value '%s': %s",
+                        where, row->key, n + 1, c->name, cols[i], why);
+            return false;
+        }
+        if (v[n] > c->max) {
+            g_autoptr(GString) max = g_string_new(NULL);
+            hwm_append_decimal(max, c->max, c->scale);
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                        "%s: key '%s': column %zu (%s): %s is above %s",
+                        where, row->key, n + 1, c->name, cols[i], max->str);
+            return false;
+        }
+        n++;
+    }
+    if (n != row->ncolumns) {
+        g_autoptr(GString) names = g_string_new(NULL);
+        for (size_t i = 0; i < row->ncolumns; i++) {
+            g_string_append_printf(names, "%s%s", i ? " " : "",
+                                   row->columns[i].name);
+        }
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                    "%s: key '%s': expected %zu values (%s), got %s", where,
+                    row->key, row->ncolumns, names->str,
+                    n > row->ncolumns ? "more" : "fewer");
+        return false;
+    }
+    if (!row->add(p, v, &why)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE, "%s: key '%s': %s",
+                    where, row->key, why);
+        return false;
+    }
+    int *first = row->first_line(p);
+    if (!*first) {
+        *first = line;
+    }
+    return true;
+}
+
 HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
                               GError **errp)
 {
@@ -355,6 +479,13 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
         char *val = g_strstrip(eq + 1);
         where = g_strdup_printf("%s:%d", p->source, ln + 1);
 
+        const RowDef *row = hwm_profile_find_row(name);
+        if (row) {
+            if (!parse_row(p, row, val, where, ln + 1, errp)) {
+                return NULL;
+            }
+            continue;
+        }
         const KeyDef *k = hwm_profile_find_key(name);
         if (!k) {
             const KeyDef *alt = hwm_profile_key_with_other_unit(name);
@@ -417,6 +548,16 @@ HwmProfile *hwm_profile_parse(const char *text, gsize len, const char *source,
         return NULL;
     }
     int mask = p->kind == HWM_KIND_HDD ? FOR_HDD : FOR_FLASH;
+    for (size_t r = 0; r < hwm_profile_nrows; r++) {
+        const RowDef *row = &hwm_profile_rows[r];
+        int first = *row->first_line(p);
+        if (first && !(row->applies & mask)) {
+            g_set_error(errp, HWM_ERROR, HWM_ERROR_PROFILE,
+                        "%s:%d: key '%s' does not apply to type = %s",
+                        p->source, first, row->key, hwm_kind_names[p->kind]);
+            return NULL;
+        }
+    }
     g_autofree bool *done = g_new0(bool, hwm_profile_nkeys);
     for (size_t i = 0; i < hwm_profile_nkeys; i++) {
         const KeyDef *k = &hwm_profile_keys[i];
@@ -494,11 +635,38 @@ HwmProfile *hwm_profile_load(const char *name_or_path, const char *search_dir,
     return hwm_profile_parse(text, len, path, errp);
 }
 
+void hwm_profile_copy(HwmProfile *dst, const HwmProfile *src)
+{
+    *dst = *src;
+    dst->name = g_strdup(src->name);
+    dst->source = g_strdup(src->source);
+    dst->zone_rows = NULL;
+    dst->seek_points = NULL;
+    if (src->n_zone_rows) {
+        dst->zone_rows = g_new(HwmZoneRow, src->n_zone_rows);
+        memcpy(dst->zone_rows, src->zone_rows,
+               src->n_zone_rows * sizeof(HwmZoneRow));
+    }
+    if (src->n_seek_points) {
+        dst->seek_points = g_new(HwmSeekPoint, src->n_seek_points);
+        memcpy(dst->seek_points, src->seek_points,
+               src->n_seek_points * sizeof(HwmSeekPoint));
+    }
+}
+
+void hwm_profile_clear(HwmProfile *p)
+{
+    g_clear_pointer(&p->name, g_free);
+    g_clear_pointer(&p->source, g_free);
+    g_clear_pointer(&p->zone_rows, g_free);
+    g_clear_pointer(&p->seek_points, g_free);
+    p->n_zone_rows = p->n_seek_points = 0;
+}
+
 void hwm_profile_free(HwmProfile *p)
 {
     if (p) {
-        g_free(p->name);
-        g_free(p->source);
+        hwm_profile_clear(p);
         g_free(p);
     }
 }
@@ -562,6 +730,30 @@ char *hwm_profile_dump(const HwmProfile *p)
             break;
         default:
             g_string_append(s, "[default]\n");
+        }
+    }
+    for (size_t r = 0; r < hwm_profile_nrows; r++) {
+        const RowDef *row = &hwm_profile_rows[r];
+        uint32_t n = row->count(p);
+        if (!(row->applies & mask)) {
+            continue;
+        }
+        g_string_append_printf(s, "# %s rows: ", row->key);
+        for (size_t c = 0; c < row->ncolumns; c++) {
+            g_string_append_printf(s, "%s%s", c ? " " : "",
+                                   row->columns[c].name);
+        }
+        g_string_append_printf(s, " (%s) [%s]\n", row->help,
+                               n ? "given" : "none");
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t v[ROW_MAX_COLUMNS];
+            row->get(p, i, v);
+            g_string_append_printf(s, "%s =", row->key);
+            for (size_t c = 0; c < row->ncolumns; c++) {
+                g_string_append_c(s, ' ');
+                hwm_append_decimal(s, v[c], row->columns[c].scale);
+            }
+            g_string_append_c(s, '\n');
         }
     }
     return g_string_free(s, FALSE);

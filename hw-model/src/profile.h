@@ -65,6 +65,30 @@ typedef enum {
     HWM_OVH_KINDS,
 } HwmOverheadKind;
 
+/* One recording zone as a drive's extraction measured it (a `zone` row):
+ * cylinders, sectors per track, skews in sectors, the sectors before the
+ * zone's first LBA, the spares held back at its end, and where its first
+ * block sits on the track.  The rows replace the equal zones the
+ * data-sheet keys spread between outer and inner sectors per track. */
+typedef struct {
+    uint32_t first_cyl;
+    uint32_t last_cyl;
+    uint32_t sectors_per_track;
+    uint32_t track_skew_sectors;          /* a head switch shifts sector 0 */
+    uint32_t cylinder_skew_sectors;       /* a cylinder switch shifts it */
+    uint32_t front_sectors;               /* unused before the first LBA */
+    uint32_t spare_sectors;               /* held back at the zone's end */
+    uint32_t track_spare_sectors;         /* at each track's end, no LBA */
+    uint32_t first_block_slot;            /* sectors past the index */
+} HwmZoneRow;
+
+/* One point of a measured seek curve (a `seek` row); the model is linear
+ * between points and holds the last point's time beyond it. */
+typedef struct {
+    uint32_t distance_cyl;
+    uint64_t time_ns;
+} HwmSeekPoint;
+
 struct HwmProfile {
     char *name;                   /* file name without .profile */
     char *source;                 /* path or label, for messages */
@@ -87,6 +111,12 @@ struct HwmProfile {
     uint32_t media_cache_cylinder_pct;    /* where the media-cache log sits */
     uint32_t post_seek_write_miss_ppm;    /* writes after positioning that
                                              the servo aborts, per million */
+    HwmZoneRow *zone_rows;                /* `zone` rows, or NULL */
+    uint32_t n_zone_rows;
+    int zone_rows_line;                   /* the first row's line */
+    HwmSeekPoint *seek_points;            /* `seek` rows, or NULL */
+    uint32_t n_seek_points;
+    int seek_points_line;
 
     /* read path (readcache.c) */
     uint32_t read_segments;               /* 0: no read cache */
@@ -95,6 +125,8 @@ struct HwmProfile {
     HwmReadAhead read_ahead;
     bool read_ahead_abandon;              /* a command for the media stops it */
     bool zero_latency_read;               /* read-on-arrival */
+    uint32_t read_reconnect_pct;          /* of a media read, buffered
+                                             before the host gets any */
 
     /* data-sheet figures that only feed derivation rules (0: not given) */
     HwmFormFactor form_factor;
@@ -153,5 +185,10 @@ struct HwmProfile {
     int line[HWM_PROFILE_MAX_KEYS];               /* given: its line */
     const char *rule[HWM_PROFILE_MAX_KEYS];       /* derived: rule name */
 };
+
+/* A copy of `src` in `dst` that owns its strings and rows; release it
+ * with hwm_profile_clear(). */
+void hwm_profile_copy(HwmProfile *dst, const HwmProfile *src);
+void hwm_profile_clear(HwmProfile *p);
 
 #endif

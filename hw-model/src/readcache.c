@@ -283,7 +283,7 @@ bool hwm_rc_read_done(ReadCache *rc, hwm_ns t, ArmPos arm, uint64_t lba,
     if (rc->mode == HWM_READ_AHEAD_TRACK) {
         Phys ph;
         hwm_geometry_map(rc->geo, MIN(end, rc->geo->total_sectors - 1), &ph);
-        limit = end - ph.sector + ph.spt;
+        limit = end - ph.sector + ph.lbas;
     }
     limit = MIN(limit, rc->geo->total_sectors);
     if (limit <= end) {

@@ -2,7 +2,8 @@
  * A long randomized integrity run of the model under the oracle: N requests
  * (writes, FUA writes, flushes, reads, discards) and a power cut about every
  * thousand, over profiles of each kind of durability (a protected FUA,
- * FUA written in place, a flash commit, power-loss protection, no cache),
+ * FUA written in place, a flash commit, power-loss protection, no cache,
+ * a drive's measured layout),
  * with and without write cache.
  * Prints what it did; exits non-zero at the first violation.
  *
@@ -17,8 +18,11 @@ int main(int argc, char **argv)
 {
     uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     uint64_t s = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    /* dec-rz26 and hp-c2247a: measured zones and seek curves (track
+     * spares, skews), writes fed while seeking, a read reconnect ratio */
     static const char *const names[] = { "st20000nm007d", "generic-7200",
-                                         "990pro", "ideal", "micron-9200pro" };
+                                         "990pro", "ideal", "micron-9200pro",
+                                         "dec-rz26", "hp-c2247a" };
     const uint64_t nnames = G_N_ELEMENTS(names);
     const size_t chunk = 20000;
     uint64_t done = 0, cuts = 0, runs = 0;

@@ -274,6 +274,160 @@ static void test_huge_transfer(void)
 
 /* one registration per test: a list (duplicates pairs such lists across
  * the subject files by shape) */
+/* `zone` rows (a DIXtrac extraction): each zone's LBAs start after its
+ * front sectors, skip the spares at each track's end, and lie where the
+ * measured skews and the first block's offset put them; the next zone
+ * starts at its own first cylinder after the spares held back at the
+ * previous zone's end. */
+static const char measured_zones[] =
+    "type = hdd\ncapacity_bytes = 1536000\nrpm = 7200\nheads = 2\n"
+    "zones = 2\nouter_sectors_per_track = 100\ninner_sectors_per_track = 80\n"
+    "seek_track_to_track_ms = 1\nseek_avg_ms = 5\nseek_full_stroke_ms = 9\n"
+    "head_switch_ms = 0.5\nwrite_cache = no\n"
+    "zone = 0 9 100 10 30 150 200 2 5\n"
+    "zone = 10 19 80 8 20 0 0 0 0\n";
+
+static void test_measured_zones(void)
+{
+    g_autoptr(HwmProfile) p = parse(measured_zones);
+    g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_FIFO);
+    /* lba, zone, cylinder, head, sector, sectors per track, angle */
+    static const uint32_t want[][7] = {
+        /* front 150: track 1 (98 LBAs a track), sector 52; one head
+         * switch's skew (10) and the first block's 5: slot 67 of 100 */
+        { 0, 0, 0, 1, 52, 100, 241200 },
+        { 45, 0, 0, 1, 97, 100, (97 + 10 + 5 - 100) * 3600 },
+        /* the track's last 2 sectors are spares: the next LBA is on the
+         * next cylinder, 2 head switches and 1 cylinder switch skewed */
+        { 46, 0, 1, 0, 0, 100, (1 * 10 + 1 * 30 + 5) * 3600 },
+        /* zone 0 holds 10 x 2 x 98 - 150 - 200 = 1610 LBAs: the last on
+         * track 17 (9 head and 8 cylinder switches), its spares after */
+        { 1609, 0, 8, 1, 93, 100, (93 + 9 * 10 + 8 * 30 + 5) % 100 * 3600 },
+        { 1610, 1, 10, 0, 0, 80, 0 },
+        { 1770, 1, 11, 0, 0, 80, (8 + 20) * 4500 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        HwmLocation at;
+        g_assert_true(hwm_device_locate(d, (uint64_t)want[i][0] * 512, &at));
+        g_test_message("lba %u: zone %u cyl %u head %u sector %u angle %u",
+                       want[i][0], at.zone, at.cylinder, at.head, at.sector,
+                       at.angle_mdeg);
+        g_assert_cmpuint(at.zone, ==, want[i][1]);
+        g_assert_cmpuint(at.cylinder, ==, want[i][2]);
+        g_assert_cmpuint(at.head, ==, want[i][3]);
+        g_assert_cmpuint(at.sector, ==, want[i][4]);
+        g_assert_cmpuint(at.sectors_per_track, ==, want[i][5]);
+        if (want[i][6] || i == 4) {
+            g_assert_cmpuint(at.angle_mdeg, ==, want[i][6]);
+        }
+    }
+}
+
+/* Rows that contradict the rest of the profile are refused, named. */
+static void test_measured_zones_refused(void)
+{
+    static const char *const bad[][3] = {
+        { "zones = 2", "zones = 3", "key 'zones' = 3 contradicts the zone "
+                                    "rows (from line 13), which say 2" },
+        { "inner_sectors_per_track = 80", "inner_sectors_per_track = 81",
+          "key 'inner_sectors_per_track' = 81 contradicts" },
+        { "capacity_bytes = 1536000", "capacity_bytes = 1699840",
+          "the zone rows (from line 13) hold 3210 sectors on 2 heads, fewer "
+          "than capacity_bytes' 3320" },
+        { "zone = 10 19", "zone = 9 19", ":14: key 'zone': first_cylinder "
+                                         "is not past" },
+        { "zone = 0 9 100 10 30", "zone = 0 9 100 100 30", ":13: key "
+          "'zone': a skew or first_block_sectors is not below" },
+        { "150 200 2 5", "150 200 100 5", ":13: key 'zone': "
+          "track_spare_sectors leaves a track no sectors" },
+        { "150 200 2 5", "1900 100 2 5", "zone row 1 (from line 13): "
+          "front_sectors and spare_sectors leave the zone no sectors" },
+        { "150 200 2 5", "150 200 2", ":13: key 'zone': expected 9 "
+          "values" },
+        { "type = hdd", "type = flash", "key 'zone' does not apply to type "
+          "= flash" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        const char *at = strstr(measured_zones, bad[i][0]);
+        g_assert_nonnull(at);
+        g_autofree char *text = g_strdup_printf(
+            "%.*s%s%s", (int)(at - measured_zones), measured_zones, bad[i][1],
+            at + strlen(bad[i][0]));
+        GError *err = NULL;
+        g_autoptr(HwmProfile) p = hwm_profile_parse(text, strlen(text),
+                                                    "zones.profile", &err);
+        g_assert_null(p);
+        if (!err || !strstr(err->message, bad[i][2])) {
+            g_error("%s -> %s: got '%s'", bad[i][0], bad[i][1],
+                    err ? err->message : "(accepted)");
+        }
+        g_clear_error(&err);
+    }
+}
+
+/* A write to the media (no write cache) positions the arm while its data
+ * comes in over the link: on a long seek a slower link costs nothing, and
+ * behind a link slower than the seek the write ends no sooner than its
+ * data is in, and no later than that and its own time on the track (so
+ * the seek was not added to the link's time). */
+static void test_write_positions_during_data(void)
+{
+    static const char *const link[] = { "1000", "10", "1" };
+    hwm_ns done[3], submitted = 0;
+    const uint64_t far = 90000000000ull, len = 65536;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(link); i++) {
+        g_autofree char *text = g_strconcat(seek_profile, "interface_mb_s = ",
+                                            link[i], "\n", NULL);
+        g_autoptr(HwmProfile) p = parse(text);
+        g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_FIFO);
+        submit(d, 0, 1, HWM_OP_WRITE, 0, 0, 4096);
+        submitted = next_completion(d).time_ns;
+        submit(d, submitted, 2, HWM_OP_WRITE, 0, far, len);
+        HwmEvent e = next_completion(d);
+        done[i] = e.time_ns - submitted;
+        g_test_message("%s MB/s: the far write takes %" G_GINT64_FORMAT
+                       " ns (seek %" G_GINT64_FORMAT ", transfer %"
+                       G_GINT64_FORMAT ")", link[i], done[i], e.t.seek_ns,
+                       e.t.transfer_ns);
+    }
+    /* 10 MB/s: 6.6 ms of link, inside the seek of 10 ms and more */
+    g_assert_cmpint(done[1], ==, done[0]);
+    /* 1 MB/s: 65.5 ms of link, longer than the seek */
+    hwm_ns in = 65536000;
+    g_assert_cmpint(done[2], >=, in);
+    g_assert_cmpint(done[2], <=, in + 8333334 + 1000000);
+}
+
+/* read_reconnect_pct (the SCSI buffer full ratio): the drive sends a
+ * media read's data once that share of it is in the buffer, then all of
+ * it over the link; at 100 the host's data starts after the last sector
+ * is read, (n - 1) sectors' media time later than at 0, where it streams
+ * from the first (the link being the slower). */
+static void test_read_reconnect(void)
+{
+    static const char *const pct[] = { "0", "100" };
+    hwm_ns done[2];
+
+    for (size_t i = 0; i < G_N_ELEMENTS(pct); i++) {
+        g_autofree char *text = g_strconcat(seek_profile,
+                                            "interface_mb_s = 10\n"
+                                            "read_reconnect_pct = ", pct[i],
+                                            "\n", NULL);
+        g_autoptr(HwmProfile) p = parse(text);
+        g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_FIFO);
+        submit(d, 0, 1, HWM_OP_READ, 0, 50000000000ull, 65536);
+        done[i] = next_completion(d).time_ns;
+    }
+    /* 127 sectors of a 2,000-sector track at 7200 rpm */
+    hwm_ns later = (hwm_ns)(127ull * 8333333333ull / 2000 / 1000);
+    g_test_message("reconnect at 100%%: %" G_GINT64_FORMAT " ns later "
+                   "(127 sectors: %" G_GINT64_FORMAT ")", done[1] - done[0],
+                   later);
+    g_assert_cmpint(done[1] - done[0], >=, later - 2);
+    g_assert_cmpint(done[1] - done[0], <=, later + 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -287,5 +441,11 @@ int main(int argc, char **argv)
     g_test_add_func("/physics/seek-endpoints", test_seek_endpoints);
     g_test_add_func("/physics/post-seek-write-miss", test_post_seek_write_miss);
     g_test_add_func("/physics/huge-transfer", test_huge_transfer);
+    g_test_add_func("/physics/measured-zones", test_measured_zones);
+    g_test_add_func("/physics/measured-zones-refused",
+                    test_measured_zones_refused);
+    g_test_add_func("/physics/write-positions-during-data",
+                    test_write_positions_during_data);
+    g_test_add_func("/physics/read-reconnect", test_read_reconnect);
     return g_test_run();
 }

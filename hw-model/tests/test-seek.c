@@ -35,7 +35,8 @@ static void test_mean(gconstpointer data)
     hwm_ns prev = 0;
     for (uint64_t d = 1; d < n; d++) {
         hwm_ns t = hwm_geometry_seek_ns(&g, (uint32_t)d);
-        g_assert_cmpint(t, >=, prev);
+        /* a measured curve (seek rows) may dip where the drive did */
+        g_assert_true(g.seek_points || t >= prev);
         prev = t;
         sum += (__int128)t * (n - d);
         weight += n - d;
@@ -47,6 +48,18 @@ static void test_mean(gconstpointer data)
                    n, g.anchor_ns / 1e6, mean / 1e6, avg / 1e6);
     g_assert_cmpfloat(mean, >=, avg * 0.995);
     g_assert_cmpfloat(mean, <=, avg * 1.005);
+    if (g.seek_points) {
+        /* the measured points themselves (the data-sheet keys round them) */
+        for (uint32_t i = 0; i < g.n_seek_points; i++) {
+            if (g.seek_points[i].distance_cyl < n) {
+                g_assert_cmpint(hwm_geometry_seek_ns(&g,
+                                    g.seek_points[i].distance_cyl), ==,
+                                (hwm_ns)g.seek_points[i].time_ns);
+            }
+        }
+        hwm_geometry_free(&g);
+        return;
+    }
     g_assert_cmpint(hwm_geometry_seek_ns(&g, 1), ==,
                     (hwm_ns)p->seek_track_to_track_ns);
     g_assert_cmpint(hwm_geometry_seek_ns(&g, (uint32_t)(n - 1)), ==,
@@ -60,6 +73,58 @@ static const char flat_zone[] =
     "zones = 1\nouter_sectors_per_track = 2000\n"
     "inner_sectors_per_track = 2000\nseek_track_to_track_ms = 1\n"
     "seek_full_stroke_ms = 18\nhead_switch_ms = 1\nwrite_cache = no\n";
+
+/* `seek` rows: the curve goes through each point, is linear between
+ * points (to the ns, rounded down) and holds the last point's time
+ * beyond it; rows out of order or not starting at distance 1 are refused
+ * with the line. */
+static void test_measured_curve(void)
+{
+    g_autofree char *rows = g_strconcat(
+        flat_zone, "seek_avg_ms = 8\n",
+        "seek = 1 1\nseek = 11 2\nseek = 101 5\nseek = 1001 4.5\n", NULL);
+    GError *err = NULL;
+    g_autoptr(HwmProfile) p = hwm_profile_parse(rows, strlen(rows), "rows",
+                                                &err);
+    g_assert_no_error(err);
+    Geometry g;
+    g_assert_true(hwm_geometry_init(&g, p, &err));
+    const struct { uint32_t d; hwm_ns t; } want[] = {
+        { 1, 1000000 }, { 6, 1500000 }, { 11, 2000000 }, { 12, 2033333 },
+        { 56, 3500000 }, { 101, 5000000 }, { 551, 4750000 },
+        { 1001, 4500000 }, { 5000, 4500000 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_assert_cmpint(hwm_geometry_seek_ns(&g, want[i].d), ==, want[i].t);
+    }
+    hwm_geometry_free(&g);
+
+    static const char *const bad[][2] = {
+        { "seek = 2 1\n", ":13: key 'seek': the first seek row is at "
+                          "distance_cylinders 1" },
+        { "seek = 1 1\nseek = 1 2\n", ":14: key 'seek': "
+                                     "distance_cylinders is not above" },
+        { "seek = 1 0\n", ":13: key 'seek': time_ms must be positive" },
+        { "seek = 1\n", ":13: key 'seek': expected 2 values" },
+        { "seek = 1 2 3\n", ":13: key 'seek': expected 2 values" },
+        { "seek = 1 2ms\n", ":13: key 'seek': column 2 (time_ms): bad "
+                            "value '2ms'" },
+        { "seek = 1 10001\n", ":13: key 'seek': column 2 (time_ms): "
+                              "10001 is above 10000" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *text = g_strconcat(flat_zone, "seek_avg_ms = 8\n",
+                                            bad[i][0], NULL);
+        g_autoptr(HwmProfile) q = hwm_profile_parse(text, strlen(text),
+                                                    "bad", &err);
+        g_assert_null(q);
+        g_assert_error(err, HWM_ERROR, HWM_ERROR_PROFILE);
+        if (!strstr(err->message, bad[i][1])) {
+            g_error("%s: got '%s'", bad[i][0], err->message);
+        }
+        g_clear_error(&err);
+    }
+}
 
 /* An average at either end of [track-to-track, full stroke] needs an
  * anchor outside it: the device is refused, naming the key. */
@@ -107,5 +172,6 @@ int main(int argc, char **argv)
     }
     g_assert_cmpint(profiles, >, 0);
     g_test_add_func("/seek/impossible-average", test_impossible);
+    g_test_add_func("/seek/measured-curve", test_measured_curve);
     return g_test_run();
 }

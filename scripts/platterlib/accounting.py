@@ -38,6 +38,8 @@ import html
 import json
 import sys
 
+from . import cli
+
 VERSION = 1
 # "not steady": the mean throughput of the window's last half differs from
 # its first half's by more than this fraction of the first half's
@@ -55,6 +57,8 @@ CHARGE_KEYS = ("charged_insns", "charged_ns", "owed_insns") + tuple(
     f"{k}_{w}" for k in CHARGE_KINDS for w in ("charges", "charged_insns"))
 DEVICE_SAMPLE_KEYS = ("clock_ns", "front_busy_ns", "front_depth_ns", "model_busy_ns",
                       "model_depth_ns", "completed")
+
+from . import cli
 
 
 class Malformed(ValueError):
@@ -490,4 +494,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    cli.run(lambda: main(sys.argv), "platterlib.accounting")

@@ -295,4 +295,4 @@ def refuse_overwrite(outputs, inputs=(), prog="platter"):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run(lambda: main(sys.argv[1:]), "platterlib.cli")

@@ -32,6 +32,8 @@ import os
 import re
 import sys
 
+from . import cli
+
 CPU_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "cpus")
 # the charge kinds, in QEMU's option order (qemu-patches: -icount charge-KIND)
 KINDS = ("irq", "exception", "syscall", "io", "atomic", "ipi")
@@ -41,6 +43,8 @@ KEYS.update({f"{k}_cycles": (0, 1000000, 0) for k in KINDS})
 # QEMU's bound on one charge (icount ICOUNT_CHARGE_MAX)
 CHARGE_MAX = 1000000
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+from . import cli
 
 
 class BadProfile(ValueError):
@@ -163,4 +167,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    cli.run(lambda: main(sys.argv), "platterlib.cpuprofile")

@@ -298,6 +298,66 @@ OVERHEADS = (
 )
 
 
+# DiskSim's sparing schemes (disksim_diskmap.h) by what "Number of
+# spares" counts in a zone: spare tracks, sectors per cylinder, per track,
+# per range of cylinders, or sectors of the whole zone
+SPARE_TRACKS, PER_CYLINDER, PER_TRACK, PER_RANGE, PER_ZONE = range(5)
+SPARING = {0: None, 1: SPARE_TRACKS, 2: PER_CYLINDER, 3: PER_TRACK,
+           4: PER_CYLINDER, 5: PER_CYLINDER, 6: PER_CYLINDER, 7: PER_ZONE,
+           8: PER_RANGE, 9: PER_ZONE, 10: PER_ZONE}
+
+
+def _sectors(x, path, what):
+    """A skew or an offset in whole sectors (DIXtrac writes some as 14.000000)."""
+    v = _num({"v": x}, "v", f"{path} ({what})", lo=0, hi=1 << 20)
+    return int(v.to_integral_value(rounding=decimal.ROUND_HALF_EVEN))
+
+
+def zone_rows(put, lost, lf, zones, heads, blocks, path, mname):
+    """A `zone` row per DIXtrac zone entry: cylinders, sectors per track,
+    skews, the empty space at its front, its spares by the layout's sparing
+    scheme (spares at each track's end where the scheme puts them there,
+    the rest at the zone's end), where its first block sits."""
+    # absent, DiskSim's defaults: no sparing, ranges of one cylinder
+    scheme = _num(lf, "Sparing scheme used", path, lo=0, integer=True, hi=10) \
+        if "Sparing scheme used" in lf else 0
+    rng = _num(lf, "Rangesize for sparing", path, lo=1, integer=True, hi=1 << 24) \
+        if "Rangesize for sparing" in lf else 1
+    kind = SPARING[scheme]
+    held = 0
+    slips = 0
+    for i, z in enumerate(zones):
+        zf = z["fields"]
+        c0 = _num(zf, "First cylinder number", path, lo=0, integer=True, hi=CYLINDERS_MAX)
+        c1 = _num(zf, "Last cylinder number", path, lo=c0, integer=True, hi=CYLINDERS_MAX)
+        spt = _num(zf, "Blocks per track", path, lo=1, integer=True, hi=1 << 20)
+        front = _num(zf, "Empty space at zone front", path, lo=0, integer=True, hi=1 << 32) \
+            if "Empty space at zone front" in zf else 0
+        sp = _num(zf, "Number of spares", path, lo=0, integer=True, hi=1 << 32) \
+            if "Number of spares" in zf else 0
+        cyls = c1 - c0 + 1
+        track_sp = sp if kind == PER_TRACK else 0
+        zone_sp = {None: 0, SPARE_TRACKS: sp * spt, PER_CYLINDER: sp * cyls,
+                   PER_TRACK: 0, PER_RANGE: sp * -(-cyls // rng),
+                   PER_ZONE: sp}[kind]
+        tskew = _sectors(zf.get("Skew for track switch"), path, "Skew for track switch")
+        cskew = _sectors(zf.get("Skew for cylinder switch"), path, "Skew for cylinder switch")
+        first = _sectors(zf.get("Offset of first block", "0"), path, "Offset of first block")
+        put("zone", f"{c0} {c1} {spt} {tskew % spt} {cskew % spt} {front} {zone_sp} "
+            f"{track_sp} {first % spt}", f"{mname} zone {i}")
+        held += cyls * heads * (spt - track_sp) - front - zone_sp
+        slips += len(zf.get("slips") or [])
+    if kind in (PER_CYLINDER, PER_RANGE):
+        lost.append(f"spares per {'cylinder' if kind == PER_CYLINDER else 'range'} "
+                    f"(sparing scheme {scheme}, {mname}): at each zone's end in the model")
+    if slips:
+        lost.append(f"{slips} slipped sectors ({mname}): the model has no slips, so the "
+                    "LBAs after each are a sector off")
+    if held != blocks:
+        lost.append(f"the zones hold {held - blocks:+d} sectors beyond Block count "
+                    f"({mname}): the model's LBAs end that far short of the last zone's end")
+
+
 def extract(diskspecs_path):
     """(keys, not_expressible): keys [(key, value text, source)] in profile
     order, from a .diskspecs and the .model and .seek it names."""
@@ -332,18 +392,13 @@ def extract(diskspecs_path):
         raise ImportError_(f"{model_path}: 'Zones' is not a list of zone blocks")
     spt = [_num(z["fields"], "Blocks per track", model_path, lo=1, integer=True)
            for z in zones]
-    # DIXtrac splits a zone at each spare cylinder: runs of equal sectors
-    # per track are the recording zones
-    runs = [spt[0]] + [b for a, b in zip(spt, spt[1:]) if b != a]
     mech_f = mech["fields"]
     rpm = _num(mech_f, "Rotation speed (in rpms)", model_path, lo=1)
     put("capacity_bytes", str(blocks * BLOCK_BYTES),
         f"{mname} Block count = {blocks} x {BLOCK_BYTES}")
     put("rpm", _fmt(rpm), f"{mname} Rotation speed (in rpms)")
     put("heads", str(heads), f"{mname} Number of data surfaces")
-    put("zones", str(len(runs)),
-        f"{mname}: {len(runs)} runs of equal Blocks per track in {len(zones)} zone entries"
-        if len(runs) != len(zones) else f"{mname}: {len(zones)} zone entries")
+    put("zones", str(len(zones)), f"{mname}: {len(zones)} zone entries")
     put("outer_sectors_per_track", str(spt[0]), f"{mname} zone 0 Blocks per track")
     put("inner_sectors_per_track", str(spt[-1]),
         f"{mname} zone {len(zones) - 1} Blocks per track")
@@ -400,27 +455,61 @@ def extract(diskspecs_path):
             f"{sname} Bulk sector transfer time = {_fmt(bulk)} ms a block: "
             f"{BLOCK_BYTES} B in that time, the drive's host transfer (DiskSim "
             "takes it where it is slower than the bus)")
+    sched = sf.get("Scheduler")
+    if isinstance(sched, dict):
+        pol = _num(sched["fields"], "Scheduling policy", diskspecs_path, lo=1, integer=True,
+                   hi=28)
+        # DiskSim's ioqueue numbers (disksim_ioqueue.h): 1 FCFS; 8 and 24
+        # to 26 shortest positioning time first
+        ours = {1: "fifo", 8: "sptf", 24: "sptf", 25: "sptf", 26: "sptf"}.get(pol)
+        if ours:
+            put("queue_policy", ours, f"{sname} Scheduler: Scheduling policy = {pol} "
+                f"({'FCFS' if pol == 1 else 'SPTF'}, as DiskSim ran the drive)")
+        else:
+            lost.append(f"DiskSim scheduling policy {pol} ({sname}): the model has fifo "
+                        "and sptf")
+    if "Buffer continuous read" in sf:
+        # DiskSim's read-ahead kinds (disksim_disk.h, disk_cont_read_t) and
+        # where disk_buffer_get_max_readahead() stops them
+        cont = _num(sf, "Buffer continuous read", diskspecs_path, lo=0, integer=True, hi=4)
+        how = {0: ("off", "no read-ahead"), 1: ("track", "to the end of the track"),
+               3: ("segment", "to the end of the segment"),
+               4: ("track", "DEC's scheme: to the end of the track the next block is on")}
+        if cont in how:
+            put("read_ahead", how[cont][0],
+                f"{sname} Buffer continuous read = {cont}: {how[cont][1]}")
+        if cont == 2:
+            lost.append(f"read-ahead to the end of the cylinder ({sname}): the model reads "
+                        "ahead to the track's end or a segment's")
+        if cont == 4:
+            lost.append(f"DEC's read-ahead goes a track further where its segment began on "
+                        f"an earlier track ({sname}); the model stops at the track's end")
+    hwm = _num(sf, "High (read) water mark", diskspecs_path, lo=0, hi=1) \
+        if "High (read) water mark" in sf else 0
+    by_req = _num(sf, "Set watermark by reqsize", diskspecs_path, lo=0, integer=True, hi=1) \
+        if "Set watermark by reqsize" in sf else 1
+    if hwm and by_req:
+        put("read_reconnect_pct", _fmt((hwm * 100).to_integral_value()),
+            f"{sname} High (read) water mark = {_fmt(hwm)} of the request (Set watermark "
+            "by reqsize = 1): the buffer full ratio")
+    elif hwm:
+        lost.append(f"a read water mark of {_fmt(hwm)} of the segment ({sname}): the "
+                    "model's reconnect ratio is of the request")
     for key, field in OVERHEADS:
         ms = _num(sf, field, diskspecs_path, lo=0)
         put(key, _fmt(ms * 1000), f"{sname} {field} = {_fmt(ms)} ms")
-    # what the files say that no key holds
-    lost.append(f"head switch {_fmt(_num(mech_f, 'Head switch time', model_path))} ms and "
-                f"added write settle {_fmt(_num(mech_f, 'Add. write settling delay', model_path))} "
-                f"ms ({mname}): the "
-                "model derives its track skew from these and has no skew key, so both "
-                "keep the rules' values")
-    skews = sorted({(_num(z["fields"], "Skew for track switch", model_path),
-                     _num(z["fields"], "Skew for cylinder switch", model_path))
-                    for z in zones})
-    lost.append("track/cylinder switch skews " +
-                ", ".join(f"{_fmt(t)}/{_fmt(c)}" for t, c in skews[:4]) +
-                (" ..." if len(skews) > 4 else "") + f" sectors ({mname})")
-    if len(runs) > 1:
-        widths = [_num(z["fields"], "Last cylinder number", model_path, integer=True) -
-                  _num(z["fields"], "First cylinder number", model_path, integer=True) + 1
-                  for z in zones]
-        lost.append(f"zone widths {min(widths)} to {max(widths)} cylinders (the model's "
-                    "zones are equal)")
+    hs = _num(mech_f, "Head switch time", model_path, lo=0, hi=10)
+    ws = _num(mech_f, "Add. write settling delay", model_path, lo=-10, hi=10)
+    put("head_switch_ms", _fmt(hs, 6), f"{mname} Head switch time")
+    put("write_settle_ms", _fmt(max(ws, decimal.Decimal(0)), 6),
+        f"{mname} Add. write settling delay" + (f" = {_fmt(ws)}, taken as 0" if ws < 0 else ""))
+    if ws < 0:
+        lost.append(f"a negative added write settle, {_fmt(ws)} ms ({mname}): a write "
+                    "may start sooner after a switch than a read; the model's settle is 0 or more")
+    zone_rows(put, lost, layout["fields"], zones, heads, blocks, model_path, mname)
+    for d, t in pts:
+        if d < cylinders:
+            put("seek", f"{d} {_fmt(t, 6)}", f"{src} seek time at distance {d}")
     return keys, lost
 
 

@@ -117,4 +117,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(child.run_main(main, sys.argv))
+    cli.run(lambda: child.run_main(main, sys.argv), "platterlib.driveopts")

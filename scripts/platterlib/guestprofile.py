@@ -28,6 +28,8 @@ import shutil
 import sys
 import zlib
 
+from . import cli
+
 VERSION = 1
 PERIOD_DEFAULT = 100003     # a prime: no loop whose length divides it aliases
 PERIOD_MIN, PERIOD_MAX = 1000, 999999999999
@@ -371,4 +373,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main, "platterlib.guestprofile")

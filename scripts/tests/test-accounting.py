@@ -170,8 +170,10 @@ def check_command_line(tmp):
         path = os.path.join(tmp, "qemu.out")
         with open(path, "w") as f:
             f.write(text)
-        return subprocess.run([sys.executable, os.path.join(LIB, "accounting.py"),
-                               "from-qemu", path], capture_output=True, text=True)
+        # as run-guest runs it: python3 -m platterlib.accounting
+        return subprocess.run([sys.executable, "-m", "platterlib.accounting", "from-qemu", path],
+                              capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=os.path.dirname(LIB)))
     p = run(QEMU_TEXT)
     assert p.returncode == 0 and json.loads(p.stdout) == acct(), p
     p = run("nothing\n")

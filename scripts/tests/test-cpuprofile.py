@@ -106,8 +106,10 @@ def check_command_line(tmp):
     """run-guest's way in: NAME SHA OPTIONS on stdout, or one stderr line
     and exit 2; the sha follows the file's bytes."""
     def run(spec):
-        return subprocess.run([sys.executable, os.path.join(LIB, "cpuprofile.py"),
-                               "resolve", spec], capture_output=True, text=True)
+        # as run-guest runs it: python3 -m platterlib.cpuprofile
+        return subprocess.run([sys.executable, "-m", "platterlib.cpuprofile", "resolve", spec],
+                              capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=os.path.dirname(LIB)))
     a = write(tmp, "ipns = 2  # comment\n", "mine.cpu")
     p = run(a)
     name, sha, opts = p.stdout.split()

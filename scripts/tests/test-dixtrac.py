@@ -33,8 +33,9 @@ def check_sample_keys(tmp):
     keys, lost = dixtrac.extract(sample(tmp))
     got = {k: v for k, v, _ in keys}
     want = {"capacity_bytes": "737280000", "rpm": "6000", "heads": "2",
-            # 400, 400, 300 blocks a track: two recording zones
-            "zones": "2", "outer_sectors_per_track": "400", "inner_sectors_per_track": "300",
+            # three zone entries, each a row
+            "zones": "3", "outer_sectors_per_track": "400", "inner_sectors_per_track": "300",
+            "head_switch_ms": "0.2", "write_settle_ms": "0.1", "queue_policy": "fifo",
             "seek_track_to_track_ms": "1", "seek_full_stroke_ms": "20.98",
             "seek_avg_ms": "7.66",
             # 4 x 100 blocks = 204800 bytes; one segment kept for writes
@@ -46,11 +47,16 @@ def check_sample_keys(tmp):
         assert got.get(k) == v, (k, got.get(k), v)
     assert all(src for _, _, src in keys)
     text = " ".join(lost)
-    assert "head switch 0.2 ms" in text and "40/50" in text, lost
+    # cylinders, sectors per track, skews, front, spares (none: no sparing
+    # scheme), track spares, first block
+    rows = [v for k, v, _ in keys if k == "zone"]
+    assert rows == ["0 799 400 40 50 0 0 0 0", "800 1199 400 40 50 0 0 0 0",
+                    "1200 1999 300 30 35 0 0 0 0"], rows
+    assert "2 slipped sectors" in text and "beyond Block count" not in text, lost
     # 512 B in DIXtrac's 0.1 ms a block: the drive's host transfer
     assert got["interface_mb_s"] == "5.12", got
     # the commented-out seek times are a comment, not a key given twice
-    assert "zone widths 400 to 800" in text, lost
+    assert [v for k, v, _ in keys if k == "seek"] == ["1 1", "1999 20.98"], keys
 
 
 def check_cli_profile_loads(tmp):

@@ -951,6 +951,22 @@ def test_closed_pipe_is_silent(tmp):
     finally:
         os.close(w)
     assert p.returncode == -signal.SIGPIPE and p.stderr == "", (p.returncode, p.stderr)
+    # the helpers run-guest reads with $(python3 -m platterlib.X ...): a
+    # stop that killed run-guest first gave a BrokenPipeError traceback
+    # on the user's terminal (signals family, SIGTERM+SIGINT on `run`)
+    for argv in (["cli", "size", "4K", "KMGT", ""], ["kernelspec", "parse", "base"],
+                 ["driveopts", "check", "driver=hddmodel,profile=ideal"],
+                 ["cpuprofile", "resolve", "skylake-sp-kvm"]):
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            p = subprocess.run([sys.executable, "-m", "platterlib." + argv[0], *argv[1:]],
+                               stdout=w, stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "scripts")))
+        finally:
+            os.close(w)
+        assert p.returncode in (-signal.SIGPIPE, 0, 2) and "Traceback" not in p.stderr, \
+            (argv, p.returncode, p.stderr[-800:])
     with open("/dev/full", "w") as full:   # a full disk is still an error line
         p = subprocess.run([PLATTER, "list"], stdout=full, stderr=subprocess.PIPE, text=True)
     assert p.returncode == 125 and p.stderr == \

@@ -396,10 +396,14 @@ def check_profile_against_extraction(tmp):
         f.write(p.stdout)
     assert V.extraction_differs(prof, specs) == []
     with open(prof, "w") as f:
-        f.write(p.stdout.replace("\nzones = 2 ", "\nzones = 3 ").replace(
-            "\nwrite_cache = no", "\n# write_cache = no"))
-    assert V.extraction_differs(prof, specs) == [("zones", "3", "2"),
-                                                  ("write_cache", None, "no")]
+        f.write(p.stdout.replace("\nzones = 3 ", "\nzones = 4 ").replace(
+            "\nwrite_cache = no", "\n# write_cache = no").replace(
+            "\nzone = 800 1199 400 40 50", "\nzone = 800 1199 400 41 50").replace(
+            "\nseek = 1999 20.98", "\n# seek = 1999 20.98"))
+    assert V.extraction_differs(prof, specs) == [
+        ("zones", "4", "3"), ("write_cache", None, "no"),
+        ("zone", "800 1199 400 41 50 0 0 0 0", "800 1199 400 40 50 0 0 0 0"),
+        ("seek", None, "1999 20.98")]
 
 
 PG_OUTPUT = """2 seconds per test
