@@ -48,6 +48,7 @@ head_switch_ms = 0.865            # [dx] dec_rz26_validate.model Head switch tim
 write_settle_ms = 0               # [dx] dec_rz26_validate.model Add. write settling delay = -0.483, taken as 0
 queue_policy = fifo               # [dx] dec_rz26.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = track                # [dx] dec_rz26.diskspecs Buffer continuous read = 1: to the end of the track
+write_completion_overhead_us = 113 # [dx] dec_rz26.diskspecs Write completion overhead = 0.113 ms
 # [dx] the zones as DIXtrac measured them (valid/dec_rz26_validate.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

@@ -54,6 +54,8 @@ write_settle_ms = 0.65            # [dx] hp_c2247a_validate.model Add. write set
 read_reconnect_pct = 75           # [dx] hp_c2247a.diskspecs High (read) water mark = 0.75 of the request (Set watermark by reqsize = 1): the buffer full ratio
 queue_policy = fifo               # [dx] hp_c2247a.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = segment              # [dx] hp_c2247a.diskspecs Buffer continuous read = 3: to the end of the segment
+read_completion_overhead_us = 56.65 # [dx] hp_c2247a.diskspecs Read completion overhead = 0.05665 ms
+write_completion_overhead_us = 50.45 # [dx] hp_c2247a.diskspecs Write completion overhead = 0.05045 ms
 # [dx] the zones as DIXtrac measured them (valid/hp_c2247a_validate.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

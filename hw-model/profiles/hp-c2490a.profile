@@ -47,6 +47,7 @@ head_switch_ms = 0.992            # [dx] hp_c2490a_validate.model Head switch ti
 write_settle_ms = 0               # [dx] hp_c2490a_validate.model Add. write settling delay = -0.642, taken as 0
 queue_policy = fifo               # [dx] hp_c2490a.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = segment              # [dx] hp_c2490a.diskspecs Buffer continuous read = 3: to the end of the segment
+read_completion_overhead_us = 81  # [dx] hp_c2490a.diskspecs Read completion overhead = 0.081 ms
 # [dx] the zones as DIXtrac measured them (valid/hp_c2490a_validate.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

@@ -48,6 +48,7 @@ write_settle_ms = 0.07            # [dx] hp_c3323a.model Add. write settling del
 read_reconnect_pct = 100          # [dx] hp_c3323a.diskspecs High (read) water mark = 1 of the request (Set watermark by reqsize = 1): the buffer full ratio
 queue_policy = fifo               # [dx] hp_c3323a.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = segment              # [dx] hp_c3323a.diskspecs Buffer continuous read = 3: to the end of the segment
+read_completion_overhead_us = 241 # [dx] hp_c3323a.diskspecs Read completion overhead = 0.241 ms
 # [dx] the zones as DIXtrac measured them (valid/hp_c3323a.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

@@ -481,7 +481,7 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
                 g_ptr_array_remove_fast(d->running_writes, c);
             }
             c->durable = true;
-            dev_complete_at(d, c, done);
+            dev_complete_at(d, c, dev_completion(d, c, done));
         } else {
             read_in = true;
             /* the part of the host transfer the media read did not hide */
@@ -496,7 +496,7 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
                 dev_arm_unit(d, u, hwm_rc_end(&d->rc));
             }
             c->t.transfer_ns += x;
-            dev_complete_at(d, c, t + x);
+            dev_complete_at(d, c, dev_completion(d, c, t + x));
         }
     } else if (op == OP_READAHEAD) {
         hwm_rc_finish(&d->rc, t, &un->arm);

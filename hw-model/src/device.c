@@ -147,6 +147,14 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
 
 /* Complete `c` at `t`: now if that is the instant being processed, so
  * events keep the order things happened in; else by a timer. */
+hwm_ns dev_completion(const HwmDevice *d, Cmd *c, hwm_ns t)
+{
+    hwm_ns o = (hwm_ns)d->prof.completion_overhead_ns[
+        c->req.op == HWM_OP_WRITE];
+    c->t.overhead_ns += o;
+    return t + o;
+}
+
 void dev_complete_at(HwmDevice *d, Cmd *c, hwm_ns t)
 {
     c->state = CS_FINISHING;
@@ -408,7 +416,7 @@ bool dev_read_from_buffer(HwmDevice *d, Cmd *c, hwm_ns t)
     }
     done = dev_link_out(d, done, c->req.length);
     c->t.transfer_ns += done - t;
-    dev_complete_at(d, c, done);
+    dev_complete_at(d, c, dev_completion(d, c, done));
     return true;
 }
 
@@ -451,8 +459,13 @@ static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
     dev_unreserve(d, c);
     hwm_cache_insert(&d->cache, c->lba, c->sectors, protected, ++d->ack_seq);
     c->durable = protected;
-    c->state = CS_FINISHING;
-    finish_cmd(d, c, t);
+    hwm_ns done = dev_completion(d, c, t);
+    if (done == t) {
+        c->state = CS_FINISHING;
+        finish_cmd(d, c, t);     /* now: it is in the cache at t */
+    } else {
+        dev_complete_at(d, c, done);
+    }
 }
 
 /* ---- flushes ------------------------------------------------------------ */

@@ -216,6 +216,9 @@ hwm_ns dev_iface_ns(const HwmDevice *d, uint64_t bytes);
 hwm_ns dev_link_out(HwmDevice *d, hwm_ns done, uint64_t bytes);
 /* Complete `c` at `t`. */
 void dev_complete_at(HwmDevice *d, Cmd *c, hwm_ns t);
+/* `t` plus the completion overhead of c's kind (read or write), which is
+ * added to c's overhead: when the host sees a command done at t. */
+hwm_ns dev_completion(const HwmDevice *d, Cmd *c, hwm_ns t);
 /* Give back a write's cache reservation, if it holds one. */
 void dev_unreserve(HwmDevice *d, Cmd *c);
 /* A FUA write that goes to the media-cache log. */

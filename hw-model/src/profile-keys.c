@@ -193,6 +193,18 @@ const KeyDef hwm_profile_keys[] = {
       100 * NS_PER_MS, NULL,
       "write_miss_overhead_us when the last read or write to complete was a "
       "write", &hwm_rule_after_write[HWM_OVH_WRITE_MISS] },
+    /* DiskSim's "Read completion overhead" and "Write completion
+     * overhead", which DIXtrac measures: the controller's time from a
+     * command's last data (or its write reaching the media) to the
+     * completion the host sees */
+    { "read_completion_overhead_us", T_TIME, NS_PER_US,
+      F(completion_overhead_ns[0]), FOR_ALL, false, "0", 0, 100 * NS_PER_MS,
+      NULL, "a read's completion after its last data reached the host",
+      NO_RULE },
+    { "write_completion_overhead_us", T_TIME, NS_PER_US,
+      F(completion_overhead_ns[1]), FOR_ALL, false, "0", 0, 100 * NS_PER_MS,
+      NULL, "a write's completion after it is in the cache or on the media",
+      NO_RULE },
     { "interface_mb_s", T_SIZE, 1000000, F(interface_bytes_per_s), FOR_ALL,
       false, "600", 1000000, 1000000000000ull, NULL,
       "host link rate (MB = 10^6 bytes)", NO_RULE },

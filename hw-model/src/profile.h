@@ -34,7 +34,7 @@ typedef enum {
 } HwmOrigin;
 
 /* At least the number of keys in profile-keys.c's table (checked there). */
-#define HWM_PROFILE_MAX_KEYS 64
+#define HWM_PROFILE_MAX_KEYS 96
 
 /* Which of the dirty extents in the write-back window goes first. */
 typedef enum {
@@ -149,6 +149,8 @@ struct HwmProfile {
      * a read (or first), or after a write, the last read or write to
      * complete */
     uint64_t kind_overhead_ns[2][HWM_OVH_KINDS];
+    uint64_t completion_overhead_ns[2];   /* [0] read, [1] write: after the
+                                             data, before the completion */
     uint64_t interface_bytes_per_s;
     uint32_t queue_depth;
     HwmPolicy policy;

@@ -428,6 +428,36 @@ static void test_read_reconnect(void)
     g_assert_cmpint(done[1] - done[0], <=, later + 2);
 }
 
+/* read_completion_overhead_us and write_completion_overhead_us (DiskSim's
+ * completion overheads, which DIXtrac measures): the host sees a read or
+ * a write done that much later, and the overhead says so; nothing else
+ * moves. */
+static void test_completion_overhead(void)
+{
+    static const char *const extra[] = {
+        "", "read_completion_overhead_us = 250\nwrite_completion_overhead_us = 80\n" };
+    hwm_ns at[2][2], ovh[2][2];
+
+    for (size_t i = 0; i < G_N_ELEMENTS(extra); i++) {
+        g_autofree char *text = g_strconcat(seek_profile, extra[i], NULL);
+        g_autoptr(HwmProfile) p = parse(text);
+        g_autoptr(HwmDevice) d = device(p, HWM_OFF, HWM_POLICY_FIFO);
+        submit(d, 0, 1, HWM_OP_READ, 0, 50000000000ull, 4096);
+        HwmEvent e = next_completion(d);
+        at[i][0] = e.time_ns;
+        ovh[i][0] = e.t.overhead_ns;
+        /* at the same instant in both runs, the arm where the read left it */
+        submit(d, 100 * MS, 2, HWM_OP_WRITE, 0, 90000000000ull, 4096);
+        e = next_completion(d);
+        at[i][1] = e.time_ns;
+        ovh[i][1] = e.t.overhead_ns;
+    }
+    g_assert_cmpint(at[1][0] - at[0][0], ==, 250000);
+    g_assert_cmpint(ovh[1][0] - ovh[0][0], ==, 250000);
+    g_assert_cmpint(ovh[1][1] - ovh[0][1], ==, 80000);
+    g_assert_cmpint(at[1][1] - at[0][1], ==, 80000);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -447,5 +477,6 @@ int main(int argc, char **argv)
     g_test_add_func("/physics/write-positions-during-data",
                     test_write_positions_during_data);
     g_test_add_func("/physics/read-reconnect", test_read_reconnect);
+    g_test_add_func("/physics/completion-overhead", test_completion_overhead);
     return g_test_run();
 }

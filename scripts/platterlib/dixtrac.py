@@ -498,6 +498,11 @@ def extract(diskspecs_path):
     for key, field in OVERHEADS:
         ms = _num(sf, field, diskspecs_path, lo=0)
         put(key, _fmt(ms * 1000), f"{sname} {field} = {_fmt(ms)} ms")
+    for key, field in (("read_completion_overhead_us", "Read completion overhead"),
+                       ("write_completion_overhead_us", "Write completion overhead")):
+        ms = _num(sf, field, diskspecs_path, lo=0) if field in sf else 0
+        if ms:
+            put(key, _fmt(ms * 1000), f"{sname} {field} = {_fmt(ms)} ms")
     hs = _num(mech_f, "Head switch time", model_path, lo=0, hi=10)
     ws = _num(mech_f, "Add. write settling delay", model_path, lo=-10, hi=10)
     put("head_switch_ms", _fmt(hs, 6), f"{mname} Head switch time")
