@@ -49,6 +49,7 @@ head_switch_ms = 0.062            # [dx] ibm18es.model Head switch time
 write_settle_ms = 0.126           # [dx] ibm18es.model Add. write settling delay
 queue_policy = fifo               # [dx] ibm18es.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = segment              # [dx] ibm18es.diskspecs Buffer continuous read = 3: to the end of the segment
+idle_destage_delay_ms = 0         # [dx] ibm18es.diskspecs Fast write level = 2: DiskSim writes a reported write to the media at once (disk_release_hda)
 # [dx] the zones as DIXtrac measured them (valid/ibm18es.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

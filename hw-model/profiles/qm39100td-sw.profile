@@ -45,6 +45,7 @@ head_switch_ms = 0.999            # [dx] atlas_III.model Head switch time
 write_settle_ms = 0               # [dx] atlas_III.model Add. write settling delay
 queue_policy = fifo               # [dx] atlas_III.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = track                # [dx] atlas_III.diskspecs Buffer continuous read = 4: DEC's scheme: to the end of the track the next block is on
+idle_destage_delay_ms = 0         # [dx] atlas_III.diskspecs Fast write level = 2: DiskSim writes a reported write to the media at once (disk_release_hda)
 # [dx] the zones as DIXtrac measured them (valid/atlas_III.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

@@ -45,6 +45,7 @@ head_switch_ms = 0.195            # [dx] cheetah4LP.model Head switch time
 write_settle_ms = 0               # [dx] cheetah4LP.model Add. write settling delay
 queue_policy = fifo               # [dx] cheetah4LP.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = segment              # [dx] cheetah4LP.diskspecs Buffer continuous read = 3: to the end of the segment
+idle_destage_delay_ms = 0         # [dx] cheetah4LP.diskspecs Fast write level = 1: DiskSim writes a reported write to the media at once (disk_release_hda)
 # [dx] the zones as DIXtrac measured them (valid/cheetah4LP.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

@@ -46,6 +46,7 @@ head_switch_ms = 0.03             # [dx] cheetah9LP.model Head switch time
 write_settle_ms = 0.461           # [dx] cheetah9LP.model Add. write settling delay
 queue_policy = fifo               # [dx] cheetah9LP.diskspecs Scheduler: Scheduling policy = 1 (FCFS, as DiskSim ran the drive)
 read_ahead = track                # [dx] cheetah9LP.diskspecs Buffer continuous read = 4: DEC's scheme: to the end of the track the next block is on
+idle_destage_delay_ms = 0         # [dx] cheetah9LP.diskspecs Fast write level = 2: DiskSim writes a reported write to the media at once (disk_release_hda)
 # [dx] the zones as DIXtrac measured them (valid/cheetah9LP.model): first and last
 # cylinder, sectors per track, track and cylinder skew, empty sectors at the
 # front, spares at the zone's end and at each track's end, first block's offset

@@ -444,6 +444,12 @@ def extract(diskspecs_path):
     if fwl == 0:
         put("write_cache", "no", f"{sname} Fast write level = 0: a write completes "
             "once on the media")
+    else:
+        # a fast write is reported at once and keeps the head until its
+        # media write is done (DiskSim's disk_release_hda,
+        # disksim_diskctlr.c): the data goes home as soon as it can
+        put("idle_destage_delay_ms", "0", f"{sname} Fast write level = {fwl}: DiskSim "
+            "writes a reported write to the media at once (disk_release_hda)")
     bulk = _num(sf, "Bulk sector transfer time", diskspecs_path, lo=0, hi=1000) \
         if "Bulk sector transfer time" in sf else 0
     if bulk:
