@@ -14,6 +14,10 @@ DISKSPECS = """disksim_disk SAMPLE_validate {
    Segment size (in blks) = 100,
    Use separate write segment = 1,
    Fast write level = 0,
+   Buffer continuous read = 4,
+   High (read) water mark = 0.500000,
+   Set watermark by reqsize = 1,
+   Read completion overhead = 0.100000,
    Bulk sector transfer time = 0.100000,
    Read hit over. after read = 0.066000,
    Read hit over. after write = 0.273000,
@@ -29,13 +33,18 @@ DISKSPECS = """disksim_disk SAMPLE_validate {
 MODEL = """dm_disk SAMPLE_model {
    Number of data surfaces = 2,
    Number of cylinders = 2000,
-   Block count = 1440000,
+   Block count = 1439100,
    Layout Model = dm_layout_g1 {
+      Sparing scheme used = 1,
+      Rangesize for sparing = 1,
       Zones = [
          dm_layout_g1_zone { # band 0
             First cylinder number = 0,
             Last cylinder number = 799,
             Blocks per track = 400,
+            Offset of first block = 3,
+            Empty space at zone front = 100,
+            Number of spares = 2,
             Skew for track switch = 40.000000,
             Skew for cylinder switch = 50.000000,
             slips = [ 12, 13 ],
@@ -72,7 +81,8 @@ MODEL = """dm_disk SAMPLE_model {
 }
 """
 
-# 2000 cylinders (800 x 2 x 400 + 400 x 2 x 400 + 800 x 2 x 300 blocks),
+# 2000 cylinders (800 x 2 x 400 + 400 x 2 x 400 + 800 x 2 x 300 blocks, less
+# zone 0's 100 empty at its front and its 2 spare tracks: 1,439,100),
 # seek time 1 + 0.01 (d - 1) ms, linear between its two points.  Weighted
 # by N - d over d = 1..N-1 the mean distance is (N + 1) / 3 = 667, so the
 # average seek is 1 + 0.01 x 666 = 7.66 ms

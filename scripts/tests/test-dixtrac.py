@@ -32,10 +32,14 @@ def run(*args):
 def check_sample_keys(tmp):
     keys, lost = dixtrac.extract(sample(tmp))
     got = {k: v for k, v, _ in keys}
-    want = {"capacity_bytes": "737280000", "rpm": "6000", "heads": "2",
+    want = {"capacity_bytes": "736819200", "rpm": "6000", "heads": "2",
             # three zone entries, each a row
             "zones": "3", "outer_sectors_per_track": "400", "inner_sectors_per_track": "300",
             "head_switch_ms": "0.2", "write_settle_ms": "0.1", "queue_policy": "fifo",
+            # DEC's read-ahead, a water mark by request size, DiskSim's
+            # completion overhead
+            "read_ahead": "track", "read_reconnect_pct": "50",
+            "read_completion_overhead_us": "100",
             "seek_track_to_track_ms": "1", "seek_full_stroke_ms": "20.98",
             "seek_avg_ms": "7.66",
             # 4 x 100 blocks = 204800 bytes; one segment kept for writes
@@ -50,7 +54,9 @@ def check_sample_keys(tmp):
     # cylinders, sectors per track, skews, front, spares (none: no sparing
     # scheme), track spares, first block
     rows = [v for k, v, _ in keys if k == "zone"]
-    assert rows == ["0 799 400 40 50 0 0 0 0", "800 1199 400 40 50 0 0 0 0",
+    # zone 0: 100 empty at its front, 2 spare tracks (sparing scheme 1) of
+    # 400 sectors at its end, its first block 3 sectors past the index
+    assert rows == ["0 799 400 40 50 100 800 0 3", "800 1199 400 40 50 0 0 0 0",
                     "1200 1999 300 30 35 0 0 0 0"], rows
     assert "2 slipped sectors" in text and "beyond Block count" not in text, lost
     # 512 B in DIXtrac's 0.1 ms a block: the drive's host transfer
@@ -75,7 +81,8 @@ def check_cli_profile_loads(tmp):
                        text=True)
     assert d.returncode == 0, d.stderr
     dump = d.stdout
-    for line in ("capacity_bytes = 737280000", "rpm = 6000", "cache_segments = 2"):
+    for line in ("capacity_bytes = 736819200", "rpm = 6000", "cache_segments = 2",
+                 "zone = 0 799 400 40 50 100 800 0 3"):
         assert line in dump, (line, dump[:2000])
     # -o: written, and rewritten on a rerun (its own earlier output)
     out = os.path.join(tmp, "o.profile")
@@ -100,7 +107,7 @@ def check_bad_files(tmp):
             "   Fast write level = 0,\n", "   Fast write level = 0,\n   Fast write level = 1,\n")},
          "given twice"),
         ({"sample.diskspecs": deep}, "nested more than"),
-        ({"sample.model": dixtrac_sample.MODEL.replace("Block count = 1440000",
+        ({"sample.model": dixtrac_sample.MODEL.replace("Block count = 1439100",
                                                        "Block count = -5")}, "Block count"),
         ({"sample.model": dixtrac_sample.MODEL.replace("= 6000", "= nan")}, "Rotation speed"),
         ({"sample.seek": "Seek distances measured: 2\n3, 1.0\n1, 2.0\n"}, "line 3"),
