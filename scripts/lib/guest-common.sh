@@ -56,7 +56,9 @@ hash_listing() { hash_tool list "$@"; }
 # cost seconds on a host where starting a process is slow)
 hash_tool() {
     /usr/bin/python3 - "$@" <<'PY'
-import hashlib, os, sys
+import hashlib, os, signal, sys
+# a reader gone (the caller stopped): end as cat does, without a traceback
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 mode, h = sys.argv[1], hashlib.sha256()
 for x in map(os.fsencode, sys.argv[2:]):
     data = None

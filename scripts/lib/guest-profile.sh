@@ -82,7 +82,8 @@ gprof_write() {
         return 0
     fi
     say "guest profile: $gprof_dir/profile.txt, $gprof_dir/flamegraph.svg"
-    /usr/bin/python3 -c 'import json, sys
+    /usr/bin/python3 -c 'import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # a reader gone: no traceback
 s = json.loads(sys.argv[3])
 print(json.dumps({"period": int(sys.argv[1]), "stacks": sys.argv[4], "dir": sys.argv[2],
                   "samples": s["samples"], "top": s["top"]}, separators=(",", ":")))' \

@@ -967,6 +967,17 @@ def test_closed_pipe_is_silent(tmp):
             os.close(w)
         assert p.returncode in (-signal.SIGPIPE, 0, 2) and "Traceback" not in p.stderr, \
             (argv, p.returncode, p.stderr[-800:])
+    # and the Python the shell scripts run inline: a cache key's hash
+    # (build-initramfs, build-kernel: SIGTERM on `exec` during its build)
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run(["sh", "-c", '. "$1/scripts/lib/guest-common.sh"; hash_listing "$1/README.md" x',
+                            os.path.join(ROOT, "scripts", "run-guest"), ROOT],
+                           stdout=w, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(w)
+    assert "Traceback" not in p.stderr, p.stderr[-800:]
     with open("/dev/full", "w") as full:   # a full disk is still an error line
         p = subprocess.run([PLATTER, "list"], stdout=full, stderr=subprocess.PIPE, text=True)
     assert p.returncode == 125 and p.stderr == \
