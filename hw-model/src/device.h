@@ -66,6 +66,7 @@ typedef struct Cmd {
     bool committing;    /* programmed in place, waiting for the commit:
                            still a running write until it completes */
     bool read_ahead;        /* READ: rode on the read-ahead in progress */
+    bool completion_charged; /* its completion overhead is in its time */
     hwm_ns host_done;       /* READ from the media: when its data has
                                reached the host (HostStream) */
     uint32_t write_misses;  /* see HwmEvent */

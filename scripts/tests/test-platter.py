@@ -939,6 +939,28 @@ def test_campaign_merge(tmp):
     assert doc["meta"]["errors_rerun"] == [one["cuts"][0]["seed"]], doc["meta"]
 
 
+def test_list_kinds(tmp):
+    # issue 40: `platter list profiles|cpus|kernels|experiments`, each
+    # from the files platter runs with (a new profile or CPU file shows up)
+    def run(*args):
+        p = subprocess.run([PLATTER, "list", *args], capture_output=True, text=True)
+        assert p.returncode == 0 and p.stderr == "", (args, p)
+        return p.stdout
+    prof = run("profiles")
+    names = sorted(f[:-8] for f in os.listdir(os.path.join(ROOT, "hw-model", "profiles"))
+                   if f.endswith(".profile"))
+    assert [ln.split()[0] for ln in prof.splitlines()] == names, prof
+    assert re.search(r"^st20000nm007d +hdd 7200 rpm +20000\.6 GB  \S", prof, re.M), prof
+    assert re.search(r"^990pro +flash +2000\.4 GB  Samsung", prof, re.M), prof
+    cpus = run("cpus")
+    assert re.search(r"^skylake-sp-kvm +skylake-sp-kvm: ", cpus, re.M), cpus
+    assert run("kernels").split()[:3] == ["base", "fops", "xfs"]
+    assert run() == run("experiments") and "seed-fops " in run()
+    comp = subprocess.run([PLATTER, "completion", "bash"], capture_output=True,
+                          text=True).stdout
+    assert 'list) words="experiments profiles cpus kernels"' in comp, comp
+
+
 def test_closed_pipe_is_silent(tmp):
     # `platter list | head -1`: a reader that went away ends platter by
     # SIGPIPE without a word, as it ends cat (it printed "cannot write the
@@ -1373,6 +1395,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a campaign run in parts merges into one record", test_campaign_merge),
          ("a soak's record names no checkout", test_soak_record_names_no_checkout),
          ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
+         ("platter list profiles, cpus, kernels, experiments", test_list_kinds),
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),
