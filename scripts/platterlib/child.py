@@ -282,6 +282,24 @@ def run_main(main, argv):
         return e.status
 
 
+@contextlib.contextmanager
+def temp_dir(prefix):
+    """A temporary folder (in TMPDIR) removed on the way out, however it
+    goes: a stop's Interrupted waits while the folder is made and while it
+    is removed, so it comes neither between mkdtemp and the folder's
+    tracking nor in the middle of its removal (signals family: a stop in
+    TemporaryDirectory left platter-apply-* behind)."""
+    path = None
+    try:
+        with CHILDREN._deferring():     # a stop raises at its end: path is set
+            path = tempfile.mkdtemp(prefix=prefix)
+        yield path
+    finally:
+        if path:
+            with CHILDREN._deferring():
+                shutil.rmtree(path, ignore_errors=True)
+
+
 def spawn(cmd, **kw):
     """A tracked child in a session of its own (raises Stopped after a
     stopping signal); wait for it with wait()."""

@@ -47,7 +47,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 
 from . import child, cli
 from .paths import file_head, sha256_file as sha256
@@ -417,7 +416,7 @@ def _check_applies(files, tree, who=""):
         return
     where = (f"tree '{tree['path']}' at '{tree['rev']}'" if tree else
              f"the pinned source (linux-source-7.3 {os.path.basename(pinned_source() or '')})")
-    with tempfile.TemporaryDirectory(prefix="platter-apply-") as tmp:
+    with child.temp_dir("platter-apply-") as tmp:
         if not _copy_source(touched(files), tree, tmp):
             return   # no source yet: build-kernel checks after the download
         for f in files:

@@ -385,6 +385,55 @@ def test_signal_while_spawning(tmp):
         assert os.listdir(scratch) == [], (where, os.listdir(scratch))
 
 
+STOP_IN_TEMP_DIR = r"""
+import os, shutil, signal, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from platterlib import child
+where = sys.argv[2]
+real_mkdtemp, real_rmtree = tempfile.mkdtemp, shutil.rmtree
+
+def mkdtemp(**kw):
+    d = real_mkdtemp(**kw)
+    if where == "make":
+        os.kill(os.getpid(), signal.SIGTERM)
+    return d
+
+def rmtree(path, **kw):
+    if where == "remove":
+        os.kill(os.getpid(), signal.SIGTERM)
+    real_rmtree(path, **kw)
+
+tempfile.mkdtemp, shutil.rmtree = mkdtemp, rmtree
+child.stop_on_signals()
+try:
+    with child.temp_dir("platter-apply-") as d:
+        open(os.path.join(d, "f"), "w").close()
+        if where == "inside":
+            os.kill(os.getpid(), signal.SIGTERM)
+    sys.exit(0)
+except child.Interrupted as e:
+    sys.exit(e.status)
+"""
+
+
+def test_signal_in_temp_dir(tmp):
+    # issue 39 (signals family, 30-minute run of b2f61d1): a SIGHUP on
+    # compare --sim-only while a patch series was checked left
+    # platter-apply-* in TMPDIR (tempfile.TemporaryDirectory: a stop between
+    # its making and its tracking, or inside its removal).  The signal comes
+    # from inside each step here, every time
+    for where in ("make", "inside", "remove"):
+        scratch = os.path.join(tmp, "tempdir-" + where)
+        os.mkdir(scratch)
+        p = subprocess.run([sys.executable, "-c", STOP_IN_TEMP_DIR,
+                            os.path.join(ROOT, "scripts"), where],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TMPDIR=scratch))
+        assert p.returncode == 143 and "Traceback" not in p.stderr, \
+            (where, p.returncode, p.stderr[-1500:])
+        assert os.listdir(scratch) == [], (where, os.listdir(scratch))
+
+
 def test_workloads_description(tmp):
     # issue 40: a user's fio job in place of the experiment's workloads
     # kept its "O_DSYNC 4 KiB direct writes" description in the report
@@ -1380,6 +1429,8 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
           test_signal_while_spawning),
          ("a child that ended is not counted as running", test_ended_child_is_not_running),
          ("a signal stops platter's short helpers too", test_signal_stops_helpers),
+         ("a signal while a temporary folder is made or removed leaves none",
+          test_signal_in_temp_dir),
          ("a signal the kernel gives a worker thread is taken", test_signal_reaching_a_worker_thread),
          ("a stop SIGKILLs a child that ignores SIGTERM after its grace", test_stop_kills_a_stubborn_child),
          ("a helper's children stay in its session", test_helper_children_in_its_session),
