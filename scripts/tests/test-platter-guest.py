@@ -177,11 +177,18 @@ def experiment_programs(tmp):
 def exec_command(tmp):
     # -- CMD ARGS: one command line as it is (no shell: the '$' and the
     # quotes reach the program), in the file system's folder
+    trace = os.path.join(tmp, "drive.trace")
     p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "exec", "--fs", "xfs",
-                        "--runtime", "1", "--", "sh", "-c", 'pwd; echo "$0"; exit 4', "x $y"],
+                        "--runtime", "1", "--drive-trace", trace,
+                        "--", "sh", "-c", 'pwd; echo "$0"; exit 4', "x $y"],
                        capture_output=True, text=True)
     assert p.returncode == 4, (p.returncode, p.stderr[-2000:])
     assert p.stdout.splitlines() == ["/mnt", "x $y"], p.stdout
+    # --drive-trace: every command the drive served (mkfs.xfs's among them),
+    # in the format platter-sim replays
+    lines = open(trace).read().splitlines()
+    assert lines[0] == "# platter-trace v1" and len(lines) > 20, lines[:3]
+    assert any(ln.split()[1:2] == ["W"] for ln in lines[2:]), lines[:10]
 
 
 def drives_from_data(tmp):
