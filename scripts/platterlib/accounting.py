@@ -12,6 +12,10 @@ the guest sees):
         KIND_charges...] CLOCK:INSNS:SPUN:IRQS:IPIS[:CHARGED:EVENTS per
         KIND][:INSNS:...]... ...
         (a QEMU before that: no per=, CLOCK:INSNS:SPUN[:INSNS:SPUN]...)
+    icount-coherence lines=N transfers=N evictions=N
+    icount-coherence-line rank=R paddr=0x.. vaddr=0x.. pc=0x.. cpus=0x..
+        transfers=N waited_insns=N   (the lines that moved most, with a
+        CPU profile's transfer_cycles: qemu-patches 0019)
     hddmodel-accounting node=NAME clock_ns=.. front_busy_ns=.. ... (and
         every counter of the model)
     hddmodel-samples node=NAME CLOCK:FRONT_BUSY_NS:FRONT_DEPTH_NS:
@@ -29,16 +33,17 @@ and out; throughput over time (fio's per-interval IOPS log when the cell
 asked for one, else the drive's completions per sample interval); a
 steady-state flag; and the resource that bound the cell.
 
-usage: accounting.py from-qemu QEMU-STDERR-FILE
+usage: accounting.py from-qemu QEMU-STDERR-FILE [SYSTEM-MAP]
     prints the "accounting" JSON object (version 1) on stdout, or nothing
-    when the file has no accounting lines (stock QEMU)
+    when the file has no accounting lines (stock QEMU); with the guest
+    kernel's System.map, each hot cache line's instruction gets its symbol
 """
 from fractions import Fraction
 import html
 import json
 import sys
 
-from . import cli
+from . import cli, cpuprofile, guestprofile
 
 VERSION = 1
 # "not steady": the mean throughput of the window's last half differs from
@@ -52,9 +57,11 @@ VCPU_KEYS = ("clock_ns", "insns", "run_ns", "spun_insns", "spun_ns", "halted_ns"
              "irqs", "ipis")
 # what QEMU charges for events a CPU profile prices (qemu-patches: icount
 # charge-KIND; only in runs with a charge above 0)
-CHARGE_KINDS = ("irq", "exception", "syscall", "io", "atomic", "ipi")
+CHARGE_KINDS = cpuprofile.KINDS
 CHARGE_KEYS = ("charged_insns", "charged_ns", "owed_insns") + tuple(
     f"{k}_{w}" for k in CHARGE_KINDS for w in ("charges", "charged_insns"))
+# an icount-coherence-line's fields (hexadecimal where they start 0x)
+COHERENCE_LINE_KEYS = ("rank", "paddr", "vaddr", "pc", "cpus", "transfers", "waited_insns")
 DEVICE_SAMPLE_KEYS = ("clock_ns", "front_busy_ns", "front_depth_ns", "model_busy_ns",
                       "model_depth_ns", "completed")
 
@@ -98,6 +105,7 @@ def _samples(words, width, where):
 def from_qemu(text):
     """The accounting object from QEMU's stderr, or None without any."""
     vcpus, devices, vsamples, dsamples, vsample_last = [], [], None, {}, {}
+    coherence = None
     for line in text.splitlines():
         words = line.split()
         if not words:
@@ -126,6 +134,22 @@ def from_qemu(text):
             if "charged" in per:
                 vsamples["charged"] = True
             vsample_last = last
+        elif kind == "icount-coherence":
+            coherence = _ints(_fields(words[1:], kind), kind) | {"lines_top": []}
+            for k in ("lines", "transfers", "evictions"):
+                if k not in coherence:
+                    raise Malformed(f"{kind}: no {k}=")
+        elif kind == "icount-coherence-line":
+            if coherence is None:
+                raise Malformed(f"{kind} before icount-coherence")
+            f = _fields(words[1:], kind)
+            try:
+                line = {k: int(f[k], 0) for k in COHERENCE_LINE_KEYS}
+            except (KeyError, ValueError):
+                raise Malformed(f"{kind}: expected {'= '.join(COHERENCE_LINE_KEYS)}=, "
+                                f"got '{' '.join(words[1:]):.80}'")
+            line["cpus"] = [c for c in range(64) if line["cpus"] >> c & 1]
+            coherence["lines_top"].append(line)
         elif kind == "hddmodel-accounting":
             devices.append(_ints(_fields(words[1:], kind), kind, skip=("node",)))
         elif kind == "hddmodel-samples":
@@ -142,9 +166,25 @@ def from_qemu(text):
             d["node"] = f"drive{i}"
     if vsamples and vsamples["samples"] and vsamples["cpus"] == len(vcpus):
         _end_at_sample(vcpus, vsamples, vsample_last)
-    return {"version": VERSION, "vcpus": vcpus,
-            "vcpu_samples": vsamples or {"cpus": len(vcpus), "samples": []},
-            "devices": devices}
+    out = {"version": VERSION, "vcpus": vcpus,
+           "vcpu_samples": vsamples or {"cpus": len(vcpus), "samples": []},
+           "devices": devices}
+    if coherence is not None:
+        out["coherence"] = coherence
+    return out
+
+
+def name_lines(coherence, symbols):
+    """Each hot line's instruction by the kernel's symbols (a
+    guestprofile.Symbols): "symbol+0xOFFSET"."""
+    for line in coherence["lines_top"]:
+        if line["pc"] < 1 << 47:
+            # a user program's instruction: System.map does not know it
+            line["symbol"] = f"[user] 0x{line['pc']:x}"
+            continue
+        name = symbols.name(line["pc"])
+        start = symbols.start(line["pc"])
+        line["symbol"] = name if start is None else f"{name}+0x{line['pc'] - start:x}"
 
 
 def sample_width(vs):
@@ -346,7 +386,8 @@ def summary(acct, runtime_s, iops_log=None, iops_log_ms=None):
             "throughput": {"source": source, "series": [[round(t, 4), round(v, 1)]
                                                         for t, v in series]},
             "steady": steady, "steady_change": change, "steady_bound": STEADY_BOUND,
-            "bound_by": bound_by(vcpus, devices)}
+            "bound_by": bound_by(vcpus, devices)} | (
+                {"coherence": acct["coherence"]} if acct.get("coherence") else {})
 
 
 def _share(part, whole):
@@ -410,11 +451,22 @@ def markdown(cell_id, s):
     if charged:
         parts = []
         for k in CHARGE_KINDS:
-            n = sum(v["charges"][k]["events"] for v in s["vcpus"])
-            ns = sum(v["charges"][k]["ns"] for v in s["vcpus"])
+            n = sum(v["charges"].get(k, {}).get("events", 0) for v in s["vcpus"])
+            ns = sum(v["charges"].get(k, {}).get("ns", 0) for v in s["vcpus"])
             parts.append(f"{k} {n:,} / {ns / 1e6:,.3f} ms")
         md += ["", "charged by the CPU profile over the whole run (events / virtual "
                "time): " + "; ".join(parts)]
+    coh = s.get("coherence")
+    if coh:
+        md += ["", f"cache lines (whole run): {coh['transfers']:,} transfers between vCPUs, "
+               f"{coh['lines']:,} lines held, {coh['evictions']:,} evicted; the lines that "
+               "moved most:", "",
+               "| line (guest physical) | instruction | vCPUs | transfers | waited (instructions) |",
+               "| --- | --- | --- | ---: | ---: |"]
+        for line in coh["lines_top"]:
+            md.append(f"| 0x{line['paddr']:x} | {line.get('symbol') or hex(line['pc'])} | "
+                      f"{','.join(map(str, line['cpus']))} | {line['transfers']:,} | "
+                      f"{line['waited_insns']:,} |")
     if s["devices"]:
         md += ["", "| drive | busy | idle | front-end queue mean / max | model queue mean / max "
                "| arrival -> model mean / max (us) | completion -> front end mean / max (us) "
@@ -476,14 +528,19 @@ def throughput_chart(title, curves, path, y_label):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] != "from-qemu":
-        print("usage: accounting.py from-qemu QEMU-STDERR-FILE", file=sys.stderr)
+    if len(argv) not in (3, 4) or argv[1] != "from-qemu":
+        print("usage: accounting.py from-qemu QEMU-STDERR-FILE [SYSTEM-MAP]", file=sys.stderr)
         return 2
     try:
         with open(argv[2], "rb") as f:
             acct = from_qemu(f.read().decode("utf-8", "replace"))
+        if acct and acct.get("coherence") and len(argv) == 4:
+            name_lines(acct["coherence"], guestprofile.Symbols(argv[3]))
     except OSError as e:
-        print(f"accounting.py: {argv[2]}: {e.strerror}", file=sys.stderr)
+        print(f"accounting.py: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    except guestprofile.Malformed as e:
+        print(f"accounting.py: {e}", file=sys.stderr)
         return 2
     except Malformed as e:
         print(f"accounting.py: {argv[2]}: {e}", file=sys.stderr)

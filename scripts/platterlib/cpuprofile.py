@@ -15,6 +15,10 @@ A profile (scripts/cpus/NAME.cpu, or any file) is `key = value` lines,
                           a KVM host; the local APIC is not charged)
   atomic_cycles = N       a locked read-modify-write
   ipi_cycles = N          an interprocessor interrupt sent (the sender)
+  transfer_cycles = N     a locked read-modify-write of a cache line that
+                          another vCPU's locked read-modify-write left in
+                          its cache: the line's transfer between cores
+                          (needs lockstep SMP time, quantum above 0)
 
 Each *_cycles is what the event costs the modelled core beyond the one
 instruction icount counts for it, in core cycles (whole, 0..1000000,
@@ -36,7 +40,7 @@ from . import cli
 
 CPU_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "cpus")
 # the charge kinds, in QEMU's option order (qemu-patches: -icount charge-KIND)
-KINDS = ("irq", "exception", "syscall", "io", "atomic", "ipi")
+KINDS = ("irq", "exception", "syscall", "io", "atomic", "ipi", "transfer")
 # key: (lowest, highest, default); None: required
 KEYS = {"ipns": (1, 99, None), "clock_mhz": (1, 100000, 0)}
 KEYS.update({f"{k}_cycles": (0, 1000000, 0) for k in KINDS})

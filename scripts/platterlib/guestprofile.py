@@ -158,6 +158,15 @@ class Symbols:
         i = bisect.bisect_right(self.addrs, pc) - 1
         return self.names[i] if i >= 0 else OUTSIDE
 
+    def start(self, pc):
+        """The address of the kernel symbol pc lies in (name()), or None
+        where name() gives a marker."""
+        if pc < KERNEL_START or (self.ranges and
+                                 not any(lo <= pc < hi for lo, hi in self.ranges)):
+            return None
+        i = bisect.bisect_right(self.addrs, pc) - 1
+        return self.addrs[i] if i >= 0 else None
+
 
 def by_symbol(samples, symbols):
     """[(symbol, kind, samples)], most samples first, then by name; kind

@@ -150,6 +150,52 @@ def check_charged():
     assert accounting.bound_by([{"executing": 0.8, "spun": 0, "charged": 0.15}], []) == "vCPUs"
 
 
+# With a CPU profile's transfer_cycles (qemu-patches 0019): the coherence
+# totals and the lines that moved most
+QEMU_COHERENCE = QEMU_CHARGED + "\n".join([
+    "icount-coherence lines=27703 transfers=1003840 evictions=3",
+    "icount-coherence-line rank=1 paddr=0x3f45a380 vaddr=0x4d5380 pc=0xffffffff81001010 "
+    "cpus=0xff transfers=981603 waited_insns=1069089698",
+    "icount-coherence-line rank=2 paddr=0x3e0a1fc0 vaddr=0xffff88803e0a1fc0 "
+    "pc=0xffffffff81000ff0 cpus=0x5 transfers=1474 waited_insns=209357", ""])
+
+
+def check_coherence(tmp):
+    """The coherence lines: totals, each hot line's fields with its vCPUs
+    as a list, named by the kernel's System.map, carried to the summary and
+    shown in the report; a line without its fields is refused."""
+    a = accounting.from_qemu(QEMU_COHERENCE)
+    c = a["coherence"]
+    assert (c["lines"], c["transfers"], c["evictions"]) == (27703, 1003840, 3), c
+    top = c["lines_top"]
+    assert [t["rank"] for t in top] == [1, 2] and top[0]["cpus"] == list(range(8)), top
+    assert top[1]["cpus"] == [0, 2] and top[1]["waited_insns"] == 209357, top
+    smap = os.path.join(tmp, "System.map")
+    with open(smap, "w") as f:
+        f.write("ffffffff81000000 T _stext\nffffffff81000fe0 T down_write\n"
+                "ffffffff81001000 T up_write\nffffffff81002000 T _etext\n")
+    from platterlib import guestprofile
+    accounting.name_lines(c, guestprofile.Symbols(smap))
+    assert [t["symbol"] for t in top] == ["up_write+0x10", "down_write+0x10"], top
+    user = {"lines_top": [dict(top[0], pc=0x401ccb)]}
+    accounting.name_lines(user, guestprofile.Symbols(smap))
+    assert user["lines_top"][0]["symbol"] == "[user] 0x401ccb", user
+    md = "\n".join(accounting.markdown("c", accounting.summary(a, 1)))
+    assert "1,003,840 transfers between vCPUs" in md and "| up_write+0x10 | 0,1,2,3,4,5,6,7 |" in md, md
+    assert "coherence" not in accounting.summary(acct(), 1)
+    for bad in ("icount-coherence-line rank=1 paddr=0x1",
+                "icount-coherence lines=1 transfers=2\nicount-coherence-line rank=1",
+                "icount-coherence lines=1",
+                "icount-coherence lines=1 transfers=2 evictions=0\n"
+                "icount-coherence-line rank=1 paddr=zz vaddr=0 pc=0 cpus=1 transfers=1 "
+                "waited_insns=1"):
+        try:
+            accounting.from_qemu(bad)
+        except accounting.Malformed:
+            continue
+        raise AssertionError(f"accepted: {bad}")
+
+
 def check_malformed():
     for text in ("icount-vcpu cpu=0 clock_ns=x", "icount-vcpu cpu",
                  "icount-vcpu-samples cpus=2 1:2:3",
@@ -460,6 +506,8 @@ tap.run([("QEMU's accounting lines read", check_from_qemu),
          ("interrupts and IPIs end at the last sample", check_counts_at_last_sample),
          ("a run with a CPU profile's charges (run-guest --cpu)", check_charged),
          ("a malformed line is refused", check_malformed),
+         ("cache-line transfers: totals and the hottest lines, named",
+          lambda: tap_tmp(check_coherence)),
          ("accounting.py from-qemu (run-guest's way in)",
           lambda: tap_tmp(check_command_line)),
          ("the measured window: shares per vCPU and of the drive", check_window),

@@ -37,7 +37,8 @@ def check_shipped():
     assert cpuprofile.resolve("plain")[2] == "ipns=1"
     opts = cpuprofile.resolve("skylake-sp-kvm")[2]
     for k in cpuprofile.KINDS:
-        assert f"charge-{k}=" in opts, opts
+        # transfer_cycles is in no shipped profile yet (docs/guide.md)
+        assert (f"charge-{k}=" in opts) == (k != "transfer"), opts
 
 
 def check_conversion():
@@ -49,6 +50,9 @@ def check_conversion():
     ch = cpuprofile.charges(v)
     assert ch["irq"] == 1164 and ch["atomic"] == 23 and ch["io"] == 0, ch
     assert cpuprofile.icount_options(v) == "ipns=3,charge-irq=1164,charge-atomic=23"
+    # a cache line's transfer: 118 cycles at 2.5 GHz, 3 per ns
+    assert cpuprofile.icount_options(v | {"transfer_cycles": 118}) == \
+        "ipns=3,charge-irq=1164,charge-atomic=23,charge-transfer=142"
     third = base | {"ipns": 1, "clock_mhz": 3000, "syscall_cycles": 1, "io_cycles": 2}
     ch = cpuprofile.charges(third)
     assert ch["syscall"] == 0 and ch["io"] == 1, ch
