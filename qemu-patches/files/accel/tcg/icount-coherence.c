@@ -25,9 +25,17 @@
  * The round's accesses are logged with their time on their vCPU's clock
  * and replayed when the round ends, a point the lockstep schedule fixes:
  * always the earliest next access of any vCPU, its time pushed back by
- * what that vCPU has waited for lines so far in the round.  What a vCPU
- * waited is owed and paid from its next budget, so it is on the vCPU's
- * own clock after the round.  Ties go to the lower vCPU index.
+ * what that vCPU has waited for lines so far in the round.  Ties go to the
+ * lower vCPU index.
+ *
+ * When waits are charged: a line whose last replay had transfers has a
+ * predicted wait, the mean wait per access in that replay, and an access
+ * to it is charged that at once; the replay then owes each vCPU what it
+ * waited beyond what it was charged (or takes what it was charged too much
+ * off what it owes next).  Charged only after the round, a vCPU that owed
+ * many transfers stalled for rounds while the others ran alone and kept
+ * the line, so contention measured small; charged at once, every vCPU
+ * contending for a line runs at the rate the line allows, in every round.
  * Everything here follows from instruction counts: runs repeat exactly.
  *
  * Only locked read-modify-writes are watched (the charge-atomic hook
@@ -59,6 +67,7 @@ typedef struct Access {
     uint64_t line;
     int64_t at;             /* its vCPU's clock, in instructions */
     uint64_t seq;           /* logging order */
+    int64_t charged;        /* the predicted wait charged at the access */
     uint64_t vaddr;
     uint64_t pc;
     CPUState *cpu;
@@ -69,6 +78,10 @@ typedef struct Line {
     uint64_t used;          /* least recently used goes first */
     int owner;              /* cpu_index of the vCPU that holds it */
     int64_t free_at;        /* its last transfer ends (instructions) */
+    int64_t hint;           /* predicted wait per access (instructions) */
+    uint64_t replayed;      /* the replay that last saw it */
+    uint64_t round_accesses, round_transfers;
+    int64_t round_waited;   /* in that replay */
     /* the contention profile */
     uint64_t transfers;
     int64_t waited;         /* instructions its transfers cost vCPUs */
@@ -80,30 +93,54 @@ typedef struct Line {
 /* A vCPU's accesses in the round: [next, end) of the log, and its wait. */
 typedef struct Stream {
     guint next, end;
+    int64_t shift;          /* waited beyond what was charged, so far */
     int64_t waited;         /* instructions, so far in the round */
     uint64_t transfers;
 } Stream;
 
 static Line *table;                     /* SETS x WAYS */
 static GArray *round_log;               /* of Access */
-static uint64_t log_seq, use_stamp;
+static uint64_t log_seq, use_stamp, replays;
 static uint64_t total_transfers, total_evictions;
 /* evicted lines that moved most, for the report */
 static Line evicted_hot[TOP_LINES];
 
-void icount_coherence_log(CPUState *cpu, uint64_t paddr, uint64_t vaddr,
-                          uint64_t pc, int64_t at)
+/* @line's entry in the table, or NULL */
+static Line *line_find(uint64_t line)
+{
+    Line *set = &table[((line ^ (line >> SETS_LOG2)) & (SETS - 1)) * WAYS];
+    int i;
+
+    for (i = 0; i < WAYS && set[i].tag; i++) {
+        if (set[i].tag == line + 1) {
+            return &set[i];
+        }
+    }
+    return NULL;
+}
+
+int64_t icount_coherence_log(CPUState *cpu, uint64_t paddr, uint64_t vaddr,
+                             uint64_t pc, int64_t at)
 {
     Access a = {
         .line = paddr >> LINE_SHIFT, .at = at, .seq = log_seq++,
         .vaddr = vaddr, .pc = pc, .cpu = cpu,
     };
+    Line *l;
 
     if (!round_log) {
         round_log = g_array_new(false, false, sizeof(Access));
         table = g_new0(Line, (size_t)SETS * WAYS);
     }
+    /*
+     * the table changes only in a replay, so the same hint whatever the
+     * vCPUs' order; only from the last replay (a line that was hot once
+     * and then quiet for a round predicts nothing)
+     */
+    l = line_find(a.line);
+    a.charged = l && l->replayed == replays ? l->hint : 0;
     g_array_append_val(round_log, a);
+    return a.charged;
 }
 
 bool icount_coherence_log_full(void)
@@ -197,7 +234,7 @@ static Stream *earliest(Stream *st, guint n)
         if (st[i].next >= st[i].end) {
             continue;
         }
-        t = g_array_index(round_log, Access, st[i].next).at + st[i].waited;
+        t = g_array_index(round_log, Access, st[i].next).at + st[i].shift;
         if (!best || t < best_t) {
             best = &st[i];
             best_t = t;
@@ -226,19 +263,28 @@ void icount_coherence_round_end(int64_t charge,
         }
         st[n - 1].end = i + 1;
     }
+    replays++;
     while ((s = earliest(st, n))) {
         Access *a = &g_array_index(round_log, Access, s->next++);
         int who = a->cpu->cpu_index;
-        int64_t t = a->at + s->waited;
+        /* the access as the vCPU made it, had it waited what it did */
+        int64_t t = a->at + s->shift, wait = 0;
         Line *l = line_entry(a->line);
 
+        if (l->replayed != replays) {
+            l->replayed = replays;
+            l->round_accesses = l->round_transfers = 0;
+            l->round_waited = 0;
+        }
         if (l->owner >= 0 && l->owner != who) {
             /* the line comes once it is free, then takes its transfer */
             int64_t done = MAX(t, l->free_at) + charge;
 
-            s->waited += done - t;
+            wait = done - t;
             s->transfers++;
-            l->waited += done - t;
+            l->waited += wait;
+            l->round_waited += wait;
+            l->round_transfers++;
             l->free_at = done;
             l->transfers++;
             l->cpus |= cpu_bit(l->owner) | cpu_bit(who);
@@ -246,13 +292,28 @@ void icount_coherence_round_end(int64_t charge,
             l->pc = a->pc;
             total_transfers++;
         }
+        /* its next access comes later (or earlier) by what it waited
+         * beyond (or short of) the wait charged at this one */
+        s->shift += wait - a->charged;
+        s->waited += wait;
+        l->round_accesses++;
         l->owner = who;
         l->used = ++use_stamp;
     }
+    /* the next round's predicted waits, for the lines this one touched */
+    for (i = 0; i < round_log->len; i++) {
+        Line *l = line_find(g_array_index(round_log, Access, i).line);
+
+        if (l && l->replayed == replays && l->round_accesses) {
+            l->hint = l->round_transfers ?
+                      l->round_waited / (int64_t)l->round_accesses : 0;
+            l->round_accesses = 0;
+        }
+    }
     for (i = 0; i < n; i++) {
-        if (st[i].transfers) {
+        if (st[i].transfers || st[i].shift) {
             owe(g_array_index(round_log, Access, st[i].end - 1).cpu,
-                st[i].transfers, st[i].waited);
+                st[i].transfers, st[i].shift);
         }
     }
     g_array_set_size(round_log, 0);

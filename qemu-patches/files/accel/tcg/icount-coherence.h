@@ -10,10 +10,11 @@
 /*
  * @cpu did a locked read-modify-write at guest physical address @paddr
  * (virtual @vaddr, the instruction at @pc) at @at on its own clock (in
- * instructions).
+ * instructions).  Returns the wait the line's last replay predicts, which
+ * the caller charges now (0: none).
  */
-void icount_coherence_log(CPUState *cpu, uint64_t paddr, uint64_t vaddr,
-                          uint64_t pc, int64_t at);
+int64_t icount_coherence_log(CPUState *cpu, uint64_t paddr, uint64_t vaddr,
+                             uint64_t pc, int64_t at);
 
 /* has the round logged so many accesses that they must be replayed now? */
 bool icount_coherence_log_full(void);
@@ -22,8 +23,9 @@ bool icount_coherence_log_full(void);
  * The round has ended (called before the next one starts, with the BQL
  * held): replay its accesses in the order of the vCPUs' clocks, each
  * transfer of a line taking @charge instructions' worth of time while the
- * line is busy, and call @owe for each vCPU that took lines from others:
- * how many, and the instructions it waited for them.
+ * line is busy, and call @owe for each vCPU that took lines from others
+ * or was charged a predicted wait: how many transfers, and the
+ * instructions it waited beyond what it was charged (negative: short).
  */
 void icount_coherence_round_end(int64_t charge,
                                 void (*owe)(CPUState *cpu, uint64_t transfers,
