@@ -65,6 +65,9 @@ def summarize(res, workload=None):
         cdf = [[frac, us] for frac, us in latency.thin(fs["cdf"])]
         out = {"ios": fs["ios"], "iops": fs["iops"], "lat_us": fs["lat_us"],
                "jobs": fioout.table(res["fio"])}
+        if "phases" in fs:
+            # stonewalled groups, one after another: each with its own rate
+            out["phases"] = fs["phases"]
     elif "status" in res and res.get("test") == "exec":  # a script
         return {"ios": None, "iops": None, "lat_us": {}, "per_io": {}, "cdf_us": [],
                 "status": res["status"]}

@@ -84,8 +84,29 @@ def test_overrun_reported():
     assert fioout.overran(doc, 0.3) is None
 
 
+def test_phases_are_not_summed():
+    """Two stonewalled phases, 500 then 1000 IOPS for 0.4 s each: the
+    headline is every I/O over the 0.8 s (about 750), not the phases'
+    rates added up (1500), and each phase has its own figures."""
+    doc = host_fio("[global]\nioengine=psync\nbs=4k\nsize=16m\ntime_based\n"
+                   "runtime=400ms\n[slow]\nrw=write\nrate_iops=500\n"
+                   "[fast]\nstonewall\nrw=write\nrate_iops=1000\n", "10")
+    s = fioout.summary(doc)
+    assert 650 <= s["iops"] <= 850, s["iops"]
+    ph = {p["group"]: p for p in s["phases"]}
+    assert len(ph) == 2 and 420 <= ph[0]["iops"] <= 580 and 850 <= ph[1]["iops"] <= 1150, ph
+    assert s["ios"] == sum(p["ios"] for p in ph.values())
+    # one group: the jobs' rates add up, as before, and no phases
+    one = host_fio("[global]\nioengine=psync\nbs=4k\nsize=16m\ntime_based\n"
+                   "runtime=400ms\nrw=write\n[a]\nrate_iops=500\n[b]\nrate_iops=500\n", "10")
+    s1 = fioout.summary(one)
+    assert "phases" not in s1 and 850 <= s1["iops"] <= 1150, s1
+
+
 tap.run([("fiotime.sh: seconds to whole microseconds, never 0", test_conversion),
          ("host fio stops a time-based job at the converted runtime", test_fio_stops_at_the_runtime),
          ("a run longer than the runtime asked for is reported", test_overrun_reported),
          ("group_reporting: a group's summed job_runtime is no overrun",
-          test_group_reporting_is_not_an_overrun)])
+          test_group_reporting_is_not_an_overrun),
+         ("stonewalled phases: every I/O over their times, not their rates summed",
+          test_phases_are_not_summed)])
