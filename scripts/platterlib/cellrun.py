@@ -17,14 +17,26 @@ from . import child
 from . import cli
 from . import devicespec
 from . import fioout
+from . import fiojob
 from . import matrix
 from . import paths
 
 
-def check_guest_commands(cells, runtime):
+def check_guest_commands(cells, runtime, allow_long=False):
     """run-guest --check on every cell's command: anything run-guest would
-    refuse is refused now, before a build or a cell runs."""
+    refuse is refused now, before a build or a cell runs; and a fio job
+    whose own runtime=, timeout=, ramp_time= or startdelay= would run it
+    far past the cell's runtime, unless allow_long (--allow-long)."""
     for cell in cells:
+        wl = cell["workload"]
+        if not allow_long and matrix.workload_kind(wl) == "fio" and cell.get("host_file"):
+            info = fiojob.check(cell["host_file"], matrix.workload_fs(wl) or "none",
+                                f"cell {cell['id']}")
+            try:
+                fiojob.check_long(info, runtime, f"cell {cell['id']}")
+            except cli.BadInput as e:
+                raise cli.BadInput(f"platter: cell {cell['id']}: "
+                                   f"{str(e).removeprefix('platter: ')}")
         check_command(cell["id"], matrix.guest_command(cell, runtime))
 
 

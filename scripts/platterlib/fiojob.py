@@ -21,6 +21,16 @@ PATH_KEYS = ("directory", "filename", "filename_format", "opendir")
 # options that read a file the guest does not have
 INPUT_KEYS = ("include", "read_iolog", "replay_redirect", "ioscheduler_file")
 SECTION = re.compile(r"\[([^\]]+)\]")
+# options that set how long a job runs, in fio's time units (seconds when
+# none): timeout is fio's other name for runtime
+TIME_KEYS = ("runtime", "timeout", "ramp_time", "startdelay")
+TIME_UNITS = {"": 1, "s": 1, "sec": 1, "us": 1e-6, "usec": 1e-6, "ms": 1e-3, "msec": 1e-3,
+              "m": 60, "min": 60, "h": 3600, "hr": 3600, "hour": 3600, "d": 86400,
+              "day": 86400}
+TIME = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)")
+# a job that asks for more virtual time than this many times the cell's
+# runtime, and this many seconds past it, needs --allow-long
+LONG_FACTOR, LONG_SLACK_S = 4, 10
 
 
 def read(path, where):
@@ -65,11 +75,60 @@ def _path_ok(key, value, fs):
     return None
 
 
+def seconds(value):
+    """A fio time value in seconds (a range "a-b" or "a:b": its upper
+    end), or None when it is not one fio would take."""
+    value = re.split(r"[-:]", value.strip().lower())[-1]
+    m = TIME.fullmatch(value)
+    if not m or m.group(2) not in TIME_UNITS:
+        return None
+    # (divided for the small units, so 100us is exactly 100e-6)
+    unit = TIME_UNITS[m.group(2)]
+    return float(m.group(1)) / round(1 / unit) if unit < 1 else float(m.group(1)) * unit
+
+
+def duration_s(info, runtime):
+    """The virtual seconds a checked job file (check()'s "timing") runs at
+    most, with the cell's runtime for jobs that set none: its stonewalled
+    groups one after another, each as long as its longest job (start
+    delay, ramp and runtime).  Returns (seconds, the line that sets the
+    longest time, or None)."""
+    total, why = 0.0, None
+    for group in info["timing"]:
+        longest, at = 0.0, None
+        for job in group:
+            t = job.get("startdelay", (0, None))[0] + job.get("ramp_time", (0, None))[0]
+            run, run_at = job.get("runtime", (runtime, None))
+            if t + run > longest:
+                longest = t + run
+                at = max((v for v in job.values() if v[1]), key=lambda v: v[0],
+                         default=(0, None))[1]
+        total += longest
+        why = at or why
+    return total, why
+
+
+def check_long(info, runtime, where):
+    """Refuse a job whose own times make it run far past the cell's
+    runtime (a tiobench timeout=60 ran 200 virtual s for a 0.3 s cell, and
+    fio-rand-read's runtime=900 hit the host's time limit with an error
+    that said nothing of it)."""
+    total, at = duration_s(info, runtime)
+    if total > max(LONG_FACTOR * runtime, runtime + LONG_SLACK_S):
+        bad(at or where, f"the job runs up to {total:g} virtual s, "
+                         f"the cell's runtime is {runtime:g} s: at several host s per virtual "
+                         f"s and vCPU that is a long wait; remove the job's own runtime= "
+                         f"(timeout=, ramp_time=, startdelay=) to take the cell's, or pass "
+                         f"--allow-long")
+
+
 def check(path, fs, where):
     """Check a job file for the target fs ('none' for the raw device).
-    Returns {"jobs": [section names], "sets_runtime": bool}."""
+    Returns {"jobs": [section names], "sets_runtime": bool, "timing":
+    [[{key: (seconds, "FILE:LINE")} per job] per stonewalled group]}."""
     text = read(path, where)
     jobs, sets_runtime, section = [], False, None
+    glob, groups = {}, []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         at = f"{path}:{n}"
@@ -80,6 +139,9 @@ def check(path, fs, where):
             section = m.group(1).strip()
             if section != "global":
                 jobs.append(section)
+                if not groups:
+                    groups.append([])
+                groups[-1].append(dict(glob))
             continue
         key, _, value = line.partition("=")
         key, value = key.strip(), value.strip()
@@ -96,8 +158,16 @@ def check(path, fs, where):
                 bad(at, f"'{key}={value:.60}': platter points fio at the test "
                         f"{'device' if fs == 'none' else 'file system'} itself "
                         f"({why}); remove the line")
-        if key == "runtime":
+        if key in ("runtime", "timeout"):
             sets_runtime = True
+        if key in ("stonewall", "wait_for_previous") and section != "global" and \
+                len(groups[-1]) > 1:
+            # this job waits for the ones before it: a group of its own
+            groups.append([groups[-1].pop()])
+        if key in TIME_KEYS and seconds(value) is not None:
+            slot = "runtime" if key == "timeout" else key
+            target = glob if section == "global" else groups[-1][-1]
+            target[slot] = (seconds(value), at)
     if not jobs:
         bad(where, f"fio job '{path}': no job section (a [name] other than [global])")
-    return {"jobs": jobs, "sets_runtime": sets_runtime}
+    return {"jobs": jobs, "sets_runtime": sets_runtime, "timing": groups}

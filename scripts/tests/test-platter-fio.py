@@ -74,7 +74,8 @@ def refused(path, fs, needle):
 
 def test_job_checks(tmp):
     ok = fiojob.check(write(os.path.join(tmp, "a.fio"), JOB), "ext4", "w")
-    assert ok == {"jobs": ["writer", "reader"], "sets_runtime": False}, ok
+    assert {k: ok[k] for k in ("jobs", "sets_runtime")} == \
+        {"jobs": ["writer", "reader"], "sets_runtime": False}, ok
     # names inside the test file system stay allowed
     fiojob.check(write(os.path.join(tmp, "b.fio"),
                        "[x]\nfilename=data:more\nrw=read\n[y]\ndirectory=/mnt\n"
@@ -97,6 +98,36 @@ def test_job_checks(tmp):
     with open(os.path.join(tmp, "bin.fio"), "wb") as f:
         f.write(b"[x]\n\xff\xfe\n")
     refused(os.path.join(tmp, "bin.fio"), "none", "not UTF-8")
+
+
+def test_job_time(tmp):
+    """A job's own times: fio's units, timeout= as runtime=, [global]
+    values inherited, stonewalled groups one after another (tiobench's four
+    phases of timeout=60 are 240 s), the cell's runtime for a job that sets
+    none; far past the cell's runtime it is refused naming the line."""
+    assert [fiojob.seconds(v) for v in ("60", "500ms", "2m", "1-3s", "100us", "x", "5q")] == \
+        [60, 0.5, 120, 3, 100e-6, None, None]
+    tio = write(os.path.join(tmp, "tio.fio"),
+                "[global]\nsize=512m\ntimeout=60\nnumjobs=4\n[f1]\nrw=write\n"
+                "[f2]\nstonewall\nrw=randwrite\n[f3]\nstonewall\nrw=read\n"
+                "[f4]\nstonewall\nrw=randread\n")
+    info = fiojob.check(tio, "ext4", "w")
+    assert info["sets_runtime"] and len(info["timing"]) == 4, info
+    assert fiojob.duration_s(info, 0.3) == (240, f"{tio}:3"), fiojob.duration_s(info, 0.3)
+    try:
+        fiojob.check_long(info, 0.3, "w")
+    except SystemExit as e:
+        assert f"{tio}:3: the job runs up to 240 virtual s" in str(e) and \
+            "--allow-long" in str(e), str(e)
+    else:
+        raise AssertionError("a 240 s job in a 0.3 s cell was not refused")
+    # two jobs together: the longer one; a job without times: the cell's
+    two = write(os.path.join(tmp, "two.fio"),
+                "[a]\nrw=read\nruntime=2\nramp_time=500ms\n[b]\nrw=write\nstartdelay=1\n")
+    assert fiojob.duration_s(fiojob.check(two, "ext4", "w"), 1)[0] == 2.5
+    fiojob.check_long(fiojob.check(two, "ext4", "w"), 1, "w")   # 2.5 s: not far past
+    plain = fiojob.check(write(os.path.join(tmp, "plain.fio"), JOB), "ext4", "w")
+    assert fiojob.duration_s(plain, 7) == (7, None)
 
 
 def test_output_stats(tmp):
@@ -235,10 +266,20 @@ def test_compare_with_a_job_file(tmp):
     assert cmd[cmd.index("--guest-file") + 1] == job
     assert cmd[cmd.index("fio") + 1:] == ["--", "--job-file", "mine.fio", "--fs", "ext4",
                                           "--runtime", "1"], cmd
+    # a guest run of a job whose own runtime= is far past the cell's:
+    # refused before anything builds or runs, unless --allow-long
+    long_job = write(os.path.join(tmp, "long.fio"), "[r]\nrw=randread\nruntime=900\n")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.3",
+                        "--cells", "*.nvme.base", "--workloads", long_job, "--fs", "ext4",
+                        "--out", os.path.join(tmp, "o2")], capture_output=True, text=True)
+    assert p.returncode == 2 and f"{long_job}:3: the job runs up to 900 virtual s" in p.stderr \
+        and "--allow-long" in p.stderr, (p.returncode, p.stderr)
+    assert not os.path.exists(os.path.join(tmp, "o2")), os.listdir(tmp)
     assert "--guest-file" not in matrix.guest_command(cell, 1)
 
 
 tap.run([("fio job files: paths kept on the test target", test_job_checks),
+         ("a job's own times, and a job far past the cell's runtime refused", test_job_time),
          ("fio json+ output: per-job read, write and sync stats from the bins",
           test_output_stats),
          ("fio json+ output: group_reporting, notes before the JSON, malformed output",
