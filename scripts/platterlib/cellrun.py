@@ -10,6 +10,7 @@ import gzip
 import os
 import shlex
 import subprocess
+import sys
 import time
 
 from . import cellsummary
@@ -22,6 +23,34 @@ from . import matrix
 from . import paths
 
 
+def prepare_jobs(cells, jobs_dir):
+    """Each fio cell's job file with the lines that would take fio off the
+    test target rewritten (fiojob.rewritten), written once per workload
+    into jobs_dir/WORKLOAD/ under its own name, which the cell then sends;
+    each rewrite's note goes to stderr once and into cell["job_rewrites"]."""
+    done = {}
+    for cell in cells:
+        wl = cell["workload"]
+        if matrix.workload_kind(wl) != "fio" or not cell.get("host_file"):
+            continue
+        key = (wl["name"], cell["host_file"])
+        if key not in done:
+            info = fiojob.check(cell["host_file"], matrix.workload_fs(wl) or "none",
+                                f"workload {wl['name']}")
+            path = None
+            if info["rewrites"]:
+                path = os.path.join(jobs_dir, wl["name"], os.path.basename(cell["host_file"]))
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(fiojob.rewritten(cell["host_file"], info))
+                for r in info["rewrites"]:
+                    print(f"platter: workload {wl['name']}: {r['note']}", file=sys.stderr)
+            done[key] = (path, [r["note"] for r in info["rewrites"]])
+        path, notes = done[key]
+        if path:
+            cell["host_file"], cell["job_rewrites"] = path, notes
+
+
 def check_guest_commands(cells, runtime, allow_long=False):
     """run-guest --check on every cell's command: anything run-guest would
     refuse is refused now, before a build or a cell runs; and a fio job
@@ -29,11 +58,17 @@ def check_guest_commands(cells, runtime, allow_long=False):
     far past the cell's runtime, unless allow_long (--allow-long)."""
     for cell in cells:
         wl = cell["workload"]
-        if not allow_long and matrix.workload_kind(wl) == "fio" and cell.get("host_file"):
+        if matrix.workload_kind(wl) == "fio" and cell.get("host_file"):
             info = fiojob.check(cell["host_file"], matrix.workload_fs(wl) or "none",
                                 f"cell {cell['id']}")
+            if info["rewrites"]:
+                # (prepare_jobs makes the copy that needs none)
+                raise cli.BadInput(f"platter: cell {cell['id']}: "
+                                   f"{info['rewrites'][0]['note']}, but the job was not "
+                                   "rewritten")
             try:
-                fiojob.check_long(info, runtime, f"cell {cell['id']}")
+                if not allow_long:
+                    fiojob.check_long(info, runtime, f"cell {cell['id']}")
             except cli.BadInput as e:
                 raise cli.BadInput(f"platter: cell {cell['id']}: "
                                    f"{str(e).removeprefix('platter: ')}")

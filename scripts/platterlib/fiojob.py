@@ -4,10 +4,16 @@ The guest's fio test points fio at the target from the command line
 (--directory=/mnt on a file system, --filename=/dev/DEV on the raw device).
 A job file's own directory=, filename= and friends override command-line
 defaults, so a job that names a path of its own would write somewhere
-else, on another disk or on the initramfs: it is refused here, with the
-file, the line and what to do.  Names inside the test file system stay
-allowed (filename=data, or /mnt/...); everything else about the job is
-fio's business and goes in unmodified.
+else, on another disk or on the initramfs.  Such a line is rewritten to
+the test target (rewritten(): on the raw device a filename= or
+directory= goes, so the device platter names applies; on a file system a
+directory= outside /mnt goes, a file outside it keeps its name inside
+/mnt, and a device goes), each rewrite with a note; the line stays as a
+comment, so line numbers do not move.  Names inside the test file system
+stay as they are (filename=data, or /mnt/...); a path from the
+environment cannot be checked and is refused, with the file, the line and
+what to do.  Everything else about the job is fio's business and goes in
+unmodified.
 """
 import os
 import re
@@ -55,24 +61,32 @@ def _inside_mount(value):
     return ".." not in parts and (value == MOUNT or value.startswith(MOUNT + "/"))
 
 
-def _path_ok(key, value, fs):
-    """None when key=value keeps fio on the test target, else why not."""
-    if "$" in value:
-        return "a path from the environment cannot be checked"
+def _on_target(key, value, fs):
+    """(the line's new value or None to drop it, why) when key=value would
+    take fio off the test target; None when it keeps fio on it."""
     if fs == "none":
-        return ("on the raw device platter passes --filename=/dev/DEV itself"
+        return (None, "on the raw device platter passes --filename=/dev/DEV itself"
                 if key in ("filename", "filename_format") else
                 "a raw-device job has no directory")
-    if key in ("directory", "opendir"):
-        return None if _inside_mount(value) else f"the test file system is at {MOUNT}"
-    # filename: names separated by ':' (fio), each relative to directory=/mnt
-    for name in value.split(":"):
-        if name.startswith("/"):
-            if not _inside_mount(name):
-                return f"'{name}' is not on the test file system ({MOUNT})"
-        elif ".." in name.split("/"):
-            return f"'{name}' leaves the test file system"
-    return None
+    if key == "directory":
+        return None if _inside_mount(value) else (
+            None, f"fio's --directory={MOUNT} from the command line: the test file system")
+    if key == "opendir":
+        return None if _inside_mount(value) else (
+            MOUNT, f"the test file system is at {MOUNT}")
+    # filename(_format): names separated by ':' (fio), each relative to
+    # directory=/mnt
+    names = value.split(":") if key == "filename" else [value]
+    if any(n.startswith("/dev/") for n in names):
+        return (None, f"a device: fio makes the job's files in {MOUNT}, the test file system")
+    kept = [n if (n.startswith("/") and _inside_mount(n)) or
+            (not n.startswith("/") and ".." not in n.split("/"))
+            else os.path.basename(n.rstrip("/")) for n in names]
+    if kept == names:
+        return None
+    if not all(kept):
+        return (None, f"fio makes the job's files in {MOUNT}, the test file system")
+    return (":".join(kept), f"the same name in {MOUNT}, the test file system")
 
 
 def seconds(value):
@@ -128,7 +142,7 @@ def check(path, fs, where):
     [[{key: (seconds, "FILE:LINE")} per job] per stonewalled group]}."""
     text = read(path, where)
     jobs, sets_runtime, section = [], False, None
-    glob, groups = {}, []
+    glob, groups, rewrites = {}, [], []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         at = f"{path}:{n}"
@@ -143,7 +157,8 @@ def check(path, fs, where):
                     groups.append([])
                 groups[-1].append(dict(glob))
             continue
-        key, _, value = line.partition("=")
+        # fio ends a line at an inline ';' comment (its examples have them)
+        key, _, value = line.split(";", 1)[0].partition("=")
         key, value = key.strip(), value.strip()
         if key.startswith("include ") or key == "include":
             bad(at, "'include': the included file does not go into the guest; "
@@ -153,11 +168,17 @@ def check(path, fs, where):
         if key in INPUT_KEYS:
             bad(at, f"'{key}' reads a file the guest does not have")
         if key in PATH_KEYS:
-            why = _path_ok(key, value, fs)
-            if why:
-                bad(at, f"'{key}={value:.60}': platter points fio at the test "
-                        f"{'device' if fs == 'none' else 'file system'} itself "
-                        f"({why}); remove the line")
+            if "$" in value and key != "filename_format":
+                bad(at, f"'{key}={value:.60}': a path from the environment cannot be "
+                        "checked; name it in the file, or remove the line")
+            change = _on_target(key, value, fs)
+            if change:
+                now, why = change
+                rewrites.append({"line": n, "was": line,
+                                 "now": None if now is None else f"{key}={now}",
+                                 "note": f"{at}: '{line:.60}' " + (
+                                     "removed" if now is None else f"became '{key}={now}'")
+                                 + f" ({why})"})
         if key in ("runtime", "timeout"):
             sets_runtime = True
         if key in ("stonewall", "wait_for_previous") and section != "global" and \
@@ -170,4 +191,18 @@ def check(path, fs, where):
             target[slot] = (seconds(value), at)
     if not jobs:
         bad(where, f"fio job '{path}': no job section (a [name] other than [global])")
-    return {"jobs": jobs, "sets_runtime": sets_runtime, "timing": groups}
+    return {"jobs": jobs, "sets_runtime": sets_runtime, "timing": groups,
+            "rewrites": rewrites}
+
+
+def rewritten(path, info):
+    """The job's text with check()'s rewrites made: each line so changed
+    kept as a '; platter: ...' comment, the new line after it on the same
+    line number's place (a dropped line leaves the comment alone)."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for r in info["rewrites"]:
+        i = r["line"] - 1
+        new = f"; platter: was '{r['was']}'"
+        lines[i] = new if r["now"] is None else f"{r['now']}   {new}"
+    return "\n".join(lines)

@@ -282,7 +282,13 @@ def write(outdir, exp, cells, meta, verdicts=()):
 
     md = [f"# {exp['name']}", "", exp.get("description", ""), ""]
     md += summary.markdown(exp, cells, verdicts) + [""]
-    md += [f"- {k}: {v}" for k, v in sorted(meta.items()) if k != "versions"] + [""]
+    md += [f"- {k}: {v}" for k, v in sorted(meta.items())
+           if k not in ("versions", "job_rewrites")] + [""]
+    if meta.get("job_rewrites"):
+        md += ["Job file lines rewritten to the test target (the copies the guests ran are "
+               "in `jobs/`):", ""]
+        md += [f"- {w}: {n}" for w, notes in sorted(meta["job_rewrites"].items())
+               for n in notes] + [""]
     md += summary.versions_table(meta.get("versions") or {})
     md += [""]
     declared = exp.get("kernels", {})

@@ -80,15 +80,28 @@ def test_job_checks(tmp):
     fiojob.check(write(os.path.join(tmp, "b.fio"),
                        "[x]\nfilename=data:more\nrw=read\n[y]\ndirectory=/mnt\n"
                        "filename=/mnt/sub/f\nruntime=3\n"), "xfs", "w")
+    # paths off the test target: rewritten onto it, a note each, the line
+    # kept as a comment (fio's examples name /dev/sdX and /data)
+    for text, fs, now, needle in (
+            ("[x]\nfilename=/dev/sda\n", "none", None,
+             "r.fio:2: 'filename=/dev/sda' removed (on the raw device platter passes"),
+            ("[x]\ndirectory=/tmp\n", "xfs", None, "'directory=/tmp' removed"),
+            ("[x]\ndirectory=/mnt/../tmp\n", "ext4", None, "removed"),
+            ("[x]\nfilename=/tmp/f\n", "ext4", "filename=f", "became 'filename=f'"),
+            ("[x]\nfilename=../f:g\n", "ext4", "filename=f:g", "became 'filename=f:g'"),
+            ("[x]\nfilename=/dev/sdb\n", "xfs", None, "a device: fio makes the job's files"),
+            ("[x]\nopendir=/srv\n", "ext4", "opendir=/mnt", "became 'opendir=/mnt'"),
+            ("[x]\ndirectory=/mnt\n", "none", None, "a raw-device job has no directory")):
+        path = write(os.path.join(tmp, "r.fio"), text)
+        info = fiojob.check(path, fs, "w")
+        assert [r["now"] for r in info["rewrites"]] == [now] and \
+            needle in info["rewrites"][0]["note"], info["rewrites"]
+        new = write(os.path.join(tmp, "new.fio"), fiojob.rewritten(path, info))
+        lines = open(new).read().split("\n")
+        assert len(lines) == len(text.split("\n")) and "; platter: was" in lines[1], lines
+        assert fiojob.check(new, fs, "w")["rewrites"] == [], open(new).read()
     for text, fs, needle in (
-            ("[x]\nfilename=/dev/sda\n", "none", "b.fio:2: 'filename=/dev/sda': platter "
-                                                 "points fio at the test device itself"),
-            ("[x]\ndirectory=/tmp\n", "xfs", "'directory=/tmp'"),
-            ("[x]\ndirectory=/mnt/../tmp\n", "ext4", "file system is at /mnt"),
-            ("[x]\nfilename=/tmp/f\n", "ext4", "'/tmp/f' is not on the test file system"),
-            ("[x]\nfilename=../f\n", "ext4", "'../f' leaves the test file system"),
             ("[x]\nfilename=${HOME}/f\n", "ext4", "from the environment cannot be checked"),
-            ("[x]\ndirectory=/mnt\n", "none", "a raw-device job has no directory"),
             ("[global]\nbs=4k\n", "none", "no job section"),
             ("bs=4k\n[x]\n", "none", "b.fio:1: 'bs=4k' comes before any [section]"),
             ("[x]\ninclude other.fio\n", "none", "b.fio:2: 'include'"),
@@ -266,6 +279,24 @@ def test_compare_with_a_job_file(tmp):
     assert cmd[cmd.index("--guest-file") + 1] == job
     assert cmd[cmd.index("fio") + 1:] == ["--", "--job-file", "mine.fio", "--fs", "ext4",
                                           "--runtime", "1"], cmd
+    # a job naming a folder off the target (fio's aio-read example):
+    # prepare_jobs writes the rewritten copy the cell then sends; a cell
+    # sent without it is refused before run-guest
+    data_job = write(os.path.join(tmp, "aio.fio"), "[global]\ndirectory=/data1\n[f]\nrw=read\n")
+    bare = {k: v for k, v in doc["spec"].items() if k not in ("seed", "expect")}
+    spec = expspec.check_experiment(dict(bare, workloads=[
+        {"name": "aio", "fio": data_job, "fs": "ext4"}]), "r", base_dir=tmp)
+    c0 = next(c for c in matrix.cells(spec) if c["id"] == "aio.st20000nm007d.nvme.base")
+    try:
+        cellrun.check_guest_commands([dict(c0)], 1)
+    except SystemExit as e:
+        assert "'directory=/data1' removed" in str(e) and "not rewritten" in str(e), str(e)
+    else:
+        raise AssertionError("a job off the target went to run-guest unrewritten")
+    cellrun.prepare_jobs([c0], os.path.join(tmp, "jobs"))
+    assert c0["host_file"] == os.path.join(tmp, "jobs", "aio", "aio.fio"), c0["host_file"]
+    assert c0["job_rewrites"] and "'directory=/data1' removed" in c0["job_rewrites"][0]
+    assert "; platter: was 'directory=/data1'" in open(c0["host_file"]).read()
     # a guest run of a job whose own runtime= is far past the cell's:
     # refused before anything builds or runs, unless --allow-long
     long_job = write(os.path.join(tmp, "long.fio"), "[r]\nrw=randread\nruntime=900\n")
