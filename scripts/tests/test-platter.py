@@ -518,7 +518,8 @@ def test_signal_stops_helpers(tmp):
         p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", sim, "--runtime",
                               "0.01", "--cells", "seq.*.nvme.*", "--out",
                               os.path.join(tmp, "o")],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=stop_signals_at())
         t0 = time.monotonic()
         while not os.path.exists(pids):
             assert p.poll() is None and time.monotonic() - t0 < 60, p.communicate()
@@ -614,8 +615,11 @@ def test_stop_kills_a_stubborn_child(tmp):
     # it ended.  SIGKILL now follows STOP_GRACE_S after the stop whatever
     # the main thread waits for
     from platterlib import child
+    # (SIGHUP at its default: a test run under nohup, as a CI run started
+    # in the background was, passes it on ignored, and platter keeps it so)
     p = subprocess.Popen([sys.executable, "-c", STUBBORN_CHILD, os.path.join(ROOT, "scripts")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=stop_signals_at())
     assert p.stdout.readline().strip() == "started"
     time.sleep(0.5)
     t0 = time.monotonic()
