@@ -23,7 +23,9 @@ def run(checks, with_tmpdir=False):
                     fn(tmp)
             else:
                 fn()
-        except Exception as e:  # report every failure, keep going
+        except (Exception, SystemExit) as e:  # report every failure, keep going
+            # (SystemExit too: platter's own errors are SystemExits, cli.BadInput,
+            # and a check that met one ended the run with no line for it)
             # (hypothesis reports distinct failures as a group: each one;
             # a failure it could not repeat as Flaky, from the first one)
             parts = getattr(e, "exceptions", None) or [e]

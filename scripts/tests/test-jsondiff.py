@@ -5,6 +5,7 @@ to the limit), whatever the nesting.  Prints TAP."""
 import json
 import os
 import random
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -78,5 +79,20 @@ def check_generated():
         assert len(jsondiff.paths(a, c, limit=3)) <= 3
 
 
+def check_tap_keeps_going():
+    """The TAP runner (platterlib.tap, every suite's): a check that meets
+    platter's own error (cli.BadInput, a SystemExit) is one 'not ok' and
+    the checks after it run; it ended the run, with no line for it."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+            "from platterlib import tap, cli\n"
+            "tap.run([('a', lambda: cli.bad('w', 'boom')), ('b', lambda: None)])\n")
+    p = subprocess.run([sys.executable, "-c", code,
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and p.stdout.splitlines() == [
+        "not ok 1 a", "# BadInput: platter: w: boom", "ok 2 b", "1..2"], (p.returncode, p.stdout)
+
+
 tap.run([("hand-written cases", check_cases),
-         ("generated nested values", check_generated)])
+         ("generated nested values", check_generated),
+         ("the TAP runner goes on past platter's own error", check_tap_keeps_going)])
