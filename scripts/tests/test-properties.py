@@ -457,12 +457,77 @@ def firmware_version(data):
 
 
 # the families of issue 39 (families.py), on this file's harness
+FIO_PATHS = ["/dev/sdb", "/dev/nvme0n1", "/data", "/data/f", "/mnt", "/mnt/x", "/mnt/../etc",
+             "data", "../up", "a:b", "/tmp/a:/mnt/b", "${FIO_DIR}", "$jobname.$filenum", "",
+             "/", "x/../../y"]
+FIO_TIMES = ["60", "0", "500ms", "2m", "1h", "1-3", "10:20s", "100us", "7.5", "3q", "-", "",
+             "${PLATTER_RUNTIME}", "99999999d"]
+
+
+@st.composite
+def fio_job_text(draw):
+    """A job file from fio's own grammar: sections, path keys with values
+    off and on the target, time keys in fio's units (and wrong ones),
+    stonewalls, inline comments; or a line of anything."""
+    lines = []
+    for _ in range(draw(st.integers(0, 14))):
+        kind = draw(st.integers(0, 6))
+        if kind == 0:
+            lines.append("[" + draw(st.sampled_from(["global", "a", "b", "job 1", ""])) + "]")
+        elif kind == 1:
+            lines.append(draw(st.sampled_from(["filename", "directory", "opendir",
+                                               "filename_format"])) + "=" +
+                         draw(st.sampled_from(FIO_PATHS)))
+        elif kind == 2:
+            lines.append(draw(st.sampled_from(["runtime", "timeout", "ramp_time",
+                                               "startdelay"])) + "=" +
+                         draw(st.sampled_from(FIO_TIMES)))
+        elif kind == 3:
+            lines.append(draw(st.sampled_from(["stonewall", "wait_for_previous", "rw=read",
+                                               "; a comment", "bs=4k ; inline", ""])))
+        else:
+            lines.append(draw(st.text(alphabet="=[];:/$.-_ abc0189\t", max_size=20)))
+    return "\n".join(lines)
+
+
+@SETTINGS
+@given(fio_job_text(), st.sampled_from(["ext4", "xfs", "none"]),
+       st.sampled_from([0.05, 0.3, 1, 30]))
+def fio_job(text, fs, runtime):
+    # a user's job file (issue 40): refused in one line naming the file, or
+    # checked; its rewrite is a job that needs none, line for line; its
+    # duration is a finite number of seconds, and the long check agrees
+    # with it
+    from platterlib import cli, fiojob
+    with scratch() as d:
+        path = write(d, "j.fio", text.encode())
+        try:
+            info = fiojob.check(path, fs, "w")
+        except cli.BadInput as e:
+            assert "\n" not in str(e) and str(e).startswith("platter: "), str(e)
+            return
+        new = write(d, "new.fio", fiojob.rewritten(path, info).encode())
+        again = fiojob.check(new, fs, "w")
+        assert again["rewrites"] == [] and again["jobs"] == info["jobs"], \
+            (text, open(new).read(), again["rewrites"])
+        assert len(open(new).read().split("\n")) == len(text.split("\n"))
+        total, _ = fiojob.duration_s(info, runtime)
+        assert 0 <= total < float("inf"), total
+        try:
+            fiojob.check_long(info, runtime, "w")
+            refused = False
+        except cli.BadInput:
+            refused = True
+        assert refused == (total > max(fiojob.LONG_FACTOR * runtime,
+                                       runtime + fiojob.LONG_SLACK_S)), (total, runtime)
+
+
 HARNESS = argparse.Namespace(ROOT=ROOT, PLATTER=PLATTER, RUN_GUEST=RUN_GUEST, SIM=SIM,
                              SETTINGS=SETTINGS, COUNT=COUNT, STATUSES=STATUSES,
                              TIME_BOUND_S=TIME_BOUND_S, check_run=check_run, scratch=scratch,
                              base_report=base_report)
 TARGETS = [experiment_spec, campaign_spec, report_json, powercut_parts, cache_archive,
-           profile, trace, dixtrac_files,
+           profile, trace, dixtrac_files, fio_job,
            platter_argv, sim_argv, run_guest_check, bench_lock_argv, firmware_version] + \
     families.targets(HARNESS)
 
