@@ -491,11 +491,60 @@ def test_qemu_key_inputs(tmp):
     assert qkey() != k0, "qemu-patches/series is a build input"
 
 
+def fake_qemu_source(src_dir, upstream):
+    """A tiny Debian source package named qemu (3.0 quilt, as Debian's is),
+    built with dpkg-source -b into SRC_DIR: enough for build-qemu to extract."""
+    import shutil
+    work = os.path.join(src_dir, "build")
+    tree = os.path.join(work, f"qemu-{upstream}")
+    write(os.path.join(tree, "VERSION"), b"10.0.99\n")
+    subprocess.run(["tar", "-C", work, "-cJf",
+                    os.path.join(work, f"qemu_{upstream}.orig.tar.xz"), f"qemu-{upstream}"],
+                   check=True)
+    write(os.path.join(tree, "debian", "source", "format"), b"3.0 (quilt)\n")
+    write(os.path.join(tree, "debian", "control"),
+          b"Source: qemu\nMaintainer: t <t@localhost>\n\nPackage: qemu\nArchitecture: any\n"
+          b"Description: fake\n fake\n")
+    write(os.path.join(tree, "debian", "changelog"),
+          f"qemu (1:{upstream}-0) unstable; urgency=medium\n\n  * fake\n\n"
+          " -- t <t@localhost>  Mon, 07 Dec 2026 00:00:00 +0000\n".encode())
+    write(os.path.join(tree, "debian", "rules"), b"#!/usr/bin/make -f\n", 0o755)
+    subprocess.run(["dpkg-source", "-b", f"qemu-{upstream}"], cwd=work, check=True,
+                   capture_output=True)
+    for f in os.listdir(work):
+        if f.startswith("qemu_"):
+            shutil.move(os.path.join(work, f), os.path.join(src_dir, f))
+    shutil.rmtree(work)
+
+
+def test_killed_extraction_does_not_stop_the_next_build(tmp):
+    """A build killed while dpkg-source extracts leaves its
+    qemu_*.orig.tar.*.tmp-extract.* directory in the work tree (dpkg-source
+    removes it only when it exits).  The next build removed the tarball copy
+    with rm -f, which fails on that directory: every later build failed
+    there (found in CI).  It must go on to the series."""
+    cache = os.path.join(tmp, "cache")
+    upstream = "10.0.99+ds"
+    fake_qemu_source(os.path.join(cache, "qemu", "src"), upstream)
+    stale = os.path.join(cache, "qemu", "work-1_10.0.99_ds-0",
+                         f"qemu_{upstream}.orig.tar.xz.tmp-extract.AbC12")
+    write(os.path.join(stale, f"qemu-{upstream}", "VERSION"), b"half\n")
+    env = dict(os.environ, PLATTER_CACHE=cache, PLATTER_QEMU_VERSION=f"1:{upstream}-0")
+    p = subprocess.run([os.path.join(SCRIPTS, "build-qemu"), "--jobs", "1"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert "cannot remove" not in p.stderr, p.stderr[-2000:]
+    # the fake tree is no QEMU: the series' first patch cannot apply, which
+    # is as far as this build can go, and past the extraction
+    assert p.returncode != 0 and "does not apply" in p.stderr, (p.returncode, p.stderr[-2000:])
+    assert not os.path.exists(stale), "the stale extraction directory is still there"
+
+
 tap.run([(f.__name__, f) for f in (test_list, test_tree_and_patches_kernels, test_roundtrip,
                                     test_builds_find_the_import, test_is_cached,
                                     test_lookup_does_not_wait_for_a_build, test_xz_and_gzip,
                                     test_nothing_to_export, test_refusals,
                                     test_truncated_and_not_an_archive,
                                     test_complete_entry_never_overwritten,
-                                    test_qemu_key_inputs)],
+                                    test_qemu_key_inputs,
+                                    test_killed_extraction_does_not_stop_the_next_build)],
         with_tmpdir=True)
