@@ -14,6 +14,7 @@ import sys
 import time
 
 from . import cellsummary
+from . import clients
 from . import child
 from . import cli
 from . import devicespec
@@ -23,14 +24,30 @@ from . import matrix
 from . import paths
 
 
-def prepare_jobs(cells, jobs_dir):
+def write_client_script(wl, jobs_dir, runtime):
+    """A client workload's script for this runtime, in
+    jobs_dir/WORKLOAD/ (the report keeps what the guests ran)."""
+    path = os.path.join(jobs_dir, wl["name"], clients.script_name(wl))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    text = clients.script_text(wl, runtime)
+    if not os.path.isfile(path) or open(path, encoding="utf-8").read() != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return path
+
+
+def prepare_jobs(cells, jobs_dir, runtime):
     """Each fio cell's job file with the lines that would take fio off the
     test target rewritten (fiojob.rewritten), written once per workload
     into jobs_dir/WORKLOAD/ under its own name, which the cell then sends;
-    each rewrite's note goes to stderr once and into cell["job_rewrites"]."""
+    each rewrite's note goes to stderr once and into cell["job_rewrites"].
+    A client cell's script is written there too."""
     done = {}
     for cell in cells:
         wl = cell["workload"]
+        if matrix.workload_kind(wl) == "client":
+            cell["host_file"] = write_client_script(wl, jobs_dir, runtime)
+            continue
         if matrix.workload_kind(wl) != "fio" or not cell.get("host_file"):
             continue
         key = (wl["name"], cell["host_file"])
@@ -171,6 +188,8 @@ def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):
                 gsum, gerr = None, over
         except fioout.Malformed as e:
             gsum, gerr = None, f"fio's output: {e}"
+        except clients.ParseError as e:
+            gsum, gerr = None, f"{cell['workload']['client']}: {e}"
         rec["guest"] = {"summary": gsum, "error": gerr, "raw": gres,
                         "command": matrix.rerun_command(cell, runtime)}
     rec["host"] = host

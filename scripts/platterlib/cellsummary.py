@@ -3,6 +3,7 @@ result: IOPS, latency percentiles, commands per I/O, the latency CDF and
 the time accounting; and the figures a platter-sim JSON report must give.
 (summary.py is the run's headline built from these.)"""
 from . import accounting
+from . import clients
 from . import fioout
 from . import latency
 
@@ -68,6 +69,18 @@ def summarize(res, workload=None):
         if "phases" in fs:
             # stonewalled groups, one after another: each with its own rate
             out["phases"] = fs["phases"]
+    elif "status" in res and res.get("test") == "exec" and "client" in (workload or {}):
+        # a ready client: its own output, parsed (clients.ParseError)
+        if res["status"] != 0:
+            why = (res.get("stderr") or "").strip().splitlines()[-1:] or ["no stderr"]
+            raise clients.ParseError(f"exited {res['status']}: {why[0]:.200}")
+        out = clients.summary(workload, res.get("stdout") or "",
+                              res.get("params", {}).get("runtime_s") or 0)
+        out["status"] = res["status"]
+        # the drive's commands per operation (the whole run, mkfs too)
+        counters = {k: drive_counters(res).get(k) for k in ("writes", "fua_writes", "flushes")}
+        ios = max(out["ios"] or 0, 1)
+        cdf = []
     elif "status" in res and res.get("test") == "exec":  # a script
         return {"ios": None, "iops": None, "lat_us": {}, "per_io": {}, "cdf_us": [],
                 "status": res["status"]}

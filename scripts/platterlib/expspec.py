@@ -16,6 +16,7 @@ from . import fioout
 from . import gate
 from . import kernelspec
 from . import paths
+from . import clients
 from . import programs
 from . import strictjson
 from .paths import ROOT
@@ -481,6 +482,12 @@ def check_fs(wl, w, default):
     return fs
 
 
+def default_fs(wl):
+    """A workload's file system when it names none: a client's xfs, a
+    guest test's own, else the raw device."""
+    return "xfs" if "client" in wl else FS_TESTS.get(wl.get("test"), "none")
+
+
 def host_path(v, base_dir):
     return os.path.normpath(os.path.join(base_dir, v))
 
@@ -491,7 +498,9 @@ WORKLOAD_KEYS = {
     "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "warmup_s", "iops_log_ms",
             "sim_workload", "sim_args"),
     "script": ("fs", "mkfs_opts", "mount_opts", "programs", "packages"),
+    "client": ("fs", "mkfs_opts", "mount_opts", "headline"),
 }
+WORKLOAD_KINDS = tuple(WORKLOAD_KEYS)
 TARGET_KEYS = ("fs", "mkfs_opts", "mount_opts")
 
 
@@ -547,14 +556,15 @@ def check_workload(wl, w, tests, base_dir):
     """One workload: a guest test, a fio job file or a script.  Files are
     checked when base_dir (where relative paths start) is given; a spec
     read back from a report is not run, and its files may be elsewhere."""
-    all_keys = ("test", "fio", "script") + tuple(dict.fromkeys(
+    all_keys = WORKLOAD_KINDS + tuple(dict.fromkeys(
         k for ks in WORKLOAD_KEYS.values() for k in ks + TARGET_KEYS))
     check_keys(wl, w, ("name",), all_keys)
     check_name(wl["name"], f"{w}.name")
-    kinds = [k for k in ("test", "fio", "script") if k in wl]
+    kinds = [k for k in WORKLOAD_KINDS if k in wl]
     if len(kinds) != 1:
-        bad(w, "needs one of 'test' (a guest test), 'fio' (a fio job file) or 'script' "
-               "(a script run in the guest)")
+        bad(w, "needs one of 'test' (a guest test), 'fio' (a fio job file), 'script' "
+               "(a script run in the guest) or 'client' (a ready client: "
+               f"{', '.join(clients.CLIENTS)})")
     kind = kinds[0]
     allowed = WORKLOAD_KEYS[kind]
     if kind == "test":
@@ -569,7 +579,10 @@ def check_workload(wl, w, tests, base_dir):
                    f"{', '.join(allowed)})")
     fs = None
     if kind != "test" or any(k in wl for k in TARGET_KEYS):
-        fs = check_fs(wl, w, FS_TESTS.get(wl.get("test"), "none"))
+        fs = check_fs(wl, w, default_fs(wl))
+        if "client" in wl and fs == "none":
+            bad(f"{w}.fs", f"{wl['client']} works on files: it needs a file system "
+                           "(xfs, ext4 or btrfs)")
         if wl.get("test") == "fsync-append" and fs == "none":
             bad(f"{w}.fs", "fsync-append appends to files: it needs a file system")
     if "fio_stat" in wl:
@@ -581,7 +594,11 @@ def check_workload(wl, w, tests, base_dir):
                                 not 1 <= wl["iops_log_ms"] <= IOPS_LOG_MS_MAX):
         bad(f"{w}.iops_log_ms", f"{wl['iops_log_ms']!r:.60} is not an interval in whole ms "
                                 f"(1..{IOPS_LOG_MS_MAX})")
-    if kind != "test":
+    if kind == "client":
+        c = clients.CLIENTS[choices(f"{w}.client", wl["client"], tuple(clients.CLIENTS))]
+        if "headline" in wl:
+            choices(f"{w}.headline", wl["headline"], c.figures)
+    elif kind != "test":
         check_str(wl[kind], f"{w}.{kind}")
         if base_dir is not None:
             path = host_path(wl[kind], base_dir)

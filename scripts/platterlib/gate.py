@@ -12,7 +12,8 @@ What is compared: each pair's patched cell against its base cell (same
 workload, profile and device), or, with a baseline report, every cell
 against the cell of the same id there.  The guest's figures when the cell
 ran a guest, the sim's when it did not.  A script cell (a command test)
-passes when its script exited 0; a cell that failed to run fails.
+passes when its script exited 0; a client cell (clients.py) is judged by
+its headline as "iops"; a cell that failed to run fails.
 """
 import re
 import xml.etree.ElementTree as ET
@@ -79,12 +80,15 @@ def judge_one(cell_id, cell, ref, rule, ref_name):
     v = {"id": cell_id, "against": ref_name, "passed": True, "checks": []}
     new, err = side(cell)
     old, ref_err = side(ref)
-    if new is None or (old is None and "status" not in (new or {})):
+    # a script is judged by its status; a client (a script whose output
+    # gave figures) by them
+    script = new is not None and "status" in new and "client" not in new
+    if new is None or (old is None and not script):
         v["passed"] = False
         v["checks"].append(f"cell failed: {err}" if new is None else
                            f"{ref_name} has no figures: {ref_err}")
         return v
-    if "status" in new:
+    if script:
         ok = new["status"] == 0
         v["passed"] &= ok
         v["checks"].append(f"script status {new['status']}" + ("" if ok else " (not 0)"))
@@ -125,6 +129,17 @@ def judge(exp, cells, rule, baseline=None):
 def line(v):
     return (f"{'PASS' if v['passed'] else 'FAIL'} {v['id']} vs {v['against']}: "
             + "; ".join(v["checks"]))
+
+
+def tap(verdicts, path):
+    """The verdicts as TAP version 13 (KTAP's parent, which kernel test
+    tooling reads): one test point per judged cell, its checks after it
+    as diagnostics, so a not-ok line says why."""
+    out = ["TAP version 13", f"1..{len(verdicts)}"]
+    for i, v in enumerate(verdicts, 1):
+        out.append(f"{'ok' if v['passed'] else 'not ok'} {i} {v['id']} vs {v['against']}")
+        out += [f"# {c}" for c in v["checks"]]
+    outfile.write_bytes(path, ("\n".join(out) + "\n").encode("utf-8"))
 
 
 def junit(verdicts, path, suite):

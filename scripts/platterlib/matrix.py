@@ -8,6 +8,7 @@ import os
 import shlex
 
 from . import cli
+from . import clients
 from . import devicespec
 from . import expspec
 from . import kernelspec
@@ -23,14 +24,14 @@ SIM_DEFAULT = {"dsync": "dsync"}
 
 
 def workload_kind(wl):
-    return next((k for k in ("fio", "script") if k in wl), "test")
+    return next((k for k in ("fio", "script", "client") if k in wl), "test")
 
 
 def workload_fs(wl):
     """The file system a workload runs on ('none': the raw device), or
     None for a guest test that takes no target options."""
     if workload_kind(wl) != "test" or any(k in wl for k in expspec.TARGET_KEYS):
-        return wl.get("fs", expspec.FS_TESTS.get(wl.get("test"), "none"))
+        return wl.get("fs", expspec.default_fs(wl))
     return None
 
 
@@ -110,8 +111,9 @@ def cells(exp):
     base_dir = getattr(exp, "base_dir", None)
     for wl in exp["workloads"]:
         kind = workload_kind(wl)
-        host_file = (expspec.host_path(wl[kind], base_dir) if kind != "test" and base_dir
-                     else None)
+        # (a client's script is written for the run: cellrun.prepare_jobs)
+        host_file = (expspec.host_path(wl[kind], base_dir)
+                     if kind in ("fio", "script") and base_dir else None)
         for prof in expspec.profile_axis(exp):
             for dev in exp["devices"]:
                 if dev.get("profile", prof) != prof or \
@@ -130,15 +132,17 @@ def cells(exp):
                                 "workload": wl, "host_file": host_file,
                                 "programs": [expspec.host_path(x, base_dir) if base_dir
                                              else x for x in wl.get("programs", [])],
-                                "packages": [expspec.deb_path(x, base_dir)
-                                             for x in wl.get("packages", [])],
+                                "packages": ([expspec.deb_path(x, base_dir)
+                                              for x in wl.get("packages", [])] +
+                                             list(clients.CLIENTS[wl["client"]].packages
+                                                  if kind == "client" else [])),
                                 "declares": exp.get("kernels", {}).get(v),
                                 "timeout_s": exp.get("timeout_s")})
     return out
 
 
 def guest_test(wl):
-    return {"fio": "fio", "script": "exec"}.get(workload_kind(wl)) or wl["test"]
+    return {"fio": "fio", "script": "exec", "client": "exec"}.get(workload_kind(wl)) or wl["test"]
 
 
 def guest_args(wl):
@@ -149,6 +153,8 @@ def guest_args(wl):
         args += ["--job-file", os.path.basename(wl["fio"])]
     elif kind == "script":
         args += ["--script", os.path.basename(wl["script"])]
+    elif kind == "client":
+        args += ["--script", clients.script_name(wl)]
     if "warmup_s" in wl:
         args += ["--ramp-ms", str(max(1, round(wl["warmup_s"] * 1000)))]
     if "iops_log_ms" in wl:
@@ -267,7 +273,8 @@ def sim_plan(cell, runtime, sim):
                       "\"kernels\", or compare --base-declares/--patched-declares)")
     if not kind:
         return None, {"fio": "a fio job file: platter-sim has no equivalent",
-                      "script": "a script: platter-sim has no equivalent"}.get(
+                      "script": "a script: platter-sim has no equivalent",
+                      "client": "a client program: platter-sim has no equivalent"}.get(
             workload_kind(wl), f"platter-sim has no equivalent of the guest test "
                                f"'{wl.get('test')}'")
     if kind == "fsync-append" and not devicespec.write_cache(dev):

@@ -231,6 +231,11 @@ def script_result(cell):
     if "status" not in s:
         return []
     md = [f"script `{cell['id']}`: exit status {s['status']}", ""]
+    if "client" in s:
+        c = s["client"]
+        md[0:0] = [f"client `{cell['id']}`: {c['name']}; IOPS above is its {c['headline']} "
+                   f"in {c['unit']}; every figure: " +
+                   ", ".join(f"{k} {fmt(v)}" for k, v in c["figures"].items()), ""]
     for stream in ("stdout", "stderr"):
         text = raw.get(stream, "")
         if text:

@@ -293,7 +293,7 @@ def test_compare_with_a_job_file(tmp):
         assert "'directory=/data1' removed" in str(e) and "not rewritten" in str(e), str(e)
     else:
         raise AssertionError("a job off the target went to run-guest unrewritten")
-    cellrun.prepare_jobs([c0], os.path.join(tmp, "jobs"))
+    cellrun.prepare_jobs([c0], os.path.join(tmp, "jobs"), 1)
     assert c0["host_file"] == os.path.join(tmp, "jobs", "aio", "aio.fio"), c0["host_file"]
     assert c0["job_rewrites"] and "'directory=/data1' removed" in c0["job_rewrites"][0]
     assert "; platter: was 'directory=/data1'" in open(c0["host_file"]).read()

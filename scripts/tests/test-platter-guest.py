@@ -174,6 +174,23 @@ def experiment_programs(tmp):
         assert "probe 7 x" in out and any("GNU coreutils" in ln for ln in out), (c["id"], out)
 
 
+def client_cell(tmp):
+    # a ready client end to end: fs_mark from Debian's fsmark package
+    # (apt-get download), its script written for the runtime and kept in
+    # the report, its output parsed into the cell's headline
+    out = os.path.join(tmp, "o")
+    doc = compare(out, "seed-fops", "--workloads", "client:fsmark", cells="fsmark.*.nvme.base")
+    [c] = doc["cells"]
+    s = c["guest"]["summary"]
+    assert c["guest"]["error"] is None and s["status"] == 0, c["guest"]
+    assert s["client"]["name"] == "fsmark" and s["client"]["unit"] == "files/s", s["client"]
+    # whole runs of 100 files, each file fsynced: at least one run, and
+    # fewer files a second than a 7200 rpm drive turns (each fsync waits)
+    assert s["ios"] >= 100 and s["ios"] % 100 == 0 and 0 < s["iops"] < 120, s
+    assert s["per_io"]["flushes"] >= 1, s["per_io"]
+    assert os.path.isfile(os.path.join(out, "jobs", "fsmark", "fsmark.sh"))
+
+
 def exec_command(tmp):
     # -- CMD ARGS: one command line as it is (no shell: the '$' and the
     # quotes reach the program), in the file system's folder
@@ -253,6 +270,7 @@ tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
           "--kernel-arg", exec_script),
          ("platter exec -- CMD ARGS: a command line as it is", exec_command),
          ("an experiment's programs and packages in its cells' guests", experiment_programs),
+         ("a ready client (fs_mark from Debian) in a compare cell: its headline", client_cell),
          ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
           broken_variant_caught),

@@ -993,7 +993,7 @@ def test_campaign_merge(tmp):
 
 
 def test_list_kinds(tmp):
-    # issue 40: `platter list profiles|cpus|kernels|experiments`, each
+    # issue 40: `platter list profiles|cpus|kernels|experiments|clients`, each
     # from the files platter runs with (a new profile or CPU file shows up)
     def run(*args):
         p = subprocess.run([PLATTER, "list", *args], capture_output=True, text=True)
@@ -1011,7 +1011,8 @@ def test_list_kinds(tmp):
     assert run() == run("experiments") and "seed-fops " in run()
     comp = subprocess.run([PLATTER, "completion", "bash"], capture_output=True,
                           text=True).stdout
-    assert 'list) words="experiments profiles cpus kernels"' in comp, comp
+    assert 'list) words="experiments profiles cpus kernels clients"' in comp, comp
+    assert run("clients").split()[0] == "pg_test_fsync"
 
 
 def test_closed_pipe_is_silent(tmp):
@@ -1129,9 +1130,25 @@ def test_gate(tmp):
                         kernels={"fops": ["dsync_fua_no_flush", "dsync_fua_native_only"]})
     p = run("compare", swapped, "--sim-only", "--sim", SIM, "--runtime", "0.5",
             "--out", os.path.join(tmp, "bad"), "--gate", "iops:-2%",
-            "--junit", os.path.join(tmp, "j.xml"))
+            "--junit", os.path.join(tmp, "j.xml"), "--tap", os.path.join(tmp, "v.tap"))
     assert p.returncode == 1, p.stderr
     fails = [ln for ln in p.stderr.splitlines() if ln.startswith("FAIL ")]
+    # --tap: the same verdicts as TAP, a test point per cell, its checks after it
+    tap = open(os.path.join(tmp, "v.tap")).read().splitlines()
+    assert tap[:2] == ["TAP version 13", "1..6"], tap
+    points = [ln for ln in tap if ln.startswith(("ok ", "not ok "))]
+    assert [ln.startswith("not ok") for ln in points].count(True) == len(fails) == 4, tap
+    first_bad = tap.index(next(ln for ln in points if ln.startswith("not ok")))
+    assert "BEYOND THE BOUND" in tap[first_bad + 1] and tap[first_bad + 1].startswith("# "), tap
+    # without a rule there is nothing to write
+    p = run("compare", swapped, "--sim-only", "--sim", SIM, "--runtime", "0.5",
+            "--out", os.path.join(tmp, "none"), "--tap", os.path.join(tmp, "w.tap"))
+    assert p.returncode == 2 and "--tap needs a rule" in p.stderr, p.stderr
+    # nor onto the JUnit file
+    j = os.path.join(tmp, "j2.xml")
+    p = run("compare", swapped, "--sim-only", "--sim", SIM, "--runtime", "0.5", "--gate",
+            "iops:-2%", "--out", os.path.join(tmp, "none"), "--junit", j, "--tap", j)
+    assert p.returncode == 2 and "--tap" in p.stderr and "is also --junit" in p.stderr, p.stderr
     # virtio-blk has no FUA: there fops keeps a flush per write and only
     # drops the emulated FUA's (base is 1.3% slower: inside the bound)
     assert len(fails) == 4 and all(".virtio-blk." not in ln for ln in fails), p.stderr
@@ -1450,7 +1467,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("a campaign run in parts merges into one record", test_campaign_merge),
          ("a soak's record names no checkout", test_soak_record_names_no_checkout),
          ("a closed pipe ends platter silently", test_closed_pipe_is_silent),
-         ("platter list profiles, cpus, kernels, experiments", test_list_kinds),
+         ("platter list profiles, cpus, kernels, experiments, clients", test_list_kinds),
          ("percentile plot: log axes, labels inside and apart", test_percentile_plot_labels),
          ("the gate: patched against base, one verdict per cell, JUnit", test_gate),
          ("the gate: expect block, --baseline, merged shards", test_gate_expect_and_baseline),

@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import cli, expspec, fioout, gate, paths, tap  # noqa: E402
+from platterlib import cli, clients, expspec, fioout, gate, paths, tap  # noqa: E402
 
 SCHEMAS = os.path.join(paths.ROOT, "docs", "schema")
 RESULTS = os.path.join(paths.ROOT, "docs", "results")
@@ -103,6 +103,9 @@ def check_tables():
     assert test["test"]["enum"] == [t for t in expspec.guest_tests() if t != "exec"]
     assert tuple(test["fio_stat"]["enum"]) == fioout.STATS
     assert tuple(test["sim_workload"]["enum"]) == expspec.SIM_WORKLOADS
+    assert tuple(kinds["client"]["properties"]["client"]["enum"]) == tuple(clients.CLIENTS)
+    assert tuple(kinds["client"]["properties"]["fs"]["enum"]) == \
+        tuple(f for f in expspec.FILESYSTEMS if f != "none")
     for kind, w in kinds.items():
         want = {"name", kind, *expspec.WORKLOAD_KEYS[kind]}
         if kind == "test":

@@ -1,0 +1,214 @@
+"""Ready workloads from real clients: programs nobody here wrote, from
+Debian's packages, run in the guest as they are, each with a parser whose
+headline rate the report and the gate use.
+
+An experiment names one as {"name": "pg", "client": "pg_test_fsync",
+"fs": "xfs"} (or `--workloads client:NAME`).  The cell is a script cell
+(the guest's exec test) whose script this module writes for the cell's
+runtime and whose packages it names; the script's stdout is the client's
+own output, which the client's parser turns into the cell's summary:
+"iops" is the headline rate (in the client's unit), "lat_us.avg" its
+time per operation where the client gives one, and "client" every figure
+it printed.  Nothing reads the host at run time: the packages are packed
+into the guest once per content (programs.py).
+
+One entry per client in CLIENTS: its packages, the script for a runtime,
+its figures and the parser.  A client runs about the cell's runtime
+(pg_test_fsync and dbench in whole seconds, rounded up; fs_mark whole runs
+of 100 files until the runtime has passed).
+"""
+import math
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Callable
+
+from . import pgtestfsync
+
+
+class ParseError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Client:
+    name: str
+    help: str
+    packages: tuple          # platter exec --package values
+    unit: str                # the headline's unit
+    figures: tuple           # what "headline" may name; the first is the default
+    script: Callable         # runtime_s -> the guest script's text
+    parse: Callable          # stdout -> {figure: rate}, plus "ops" and "lat_us"
+
+
+def deadline_loop(runtime_s, command):
+    """Shell lines that run COMMAND again and again until the cell's
+    runtime has passed (the guest's clock is virtual: /proc/uptime is
+    deterministic), a whole run each time: a run is never cut short, so
+    every line it printed is whole."""
+    return (f"end=$(awk -v r={runtime_s!r} '{{ print $1 + r }}' /proc/uptime)\n"
+            "i=0\n"
+            "while awk -v e=\"$end\" '{ exit !($1 < e) }' /proc/uptime; do\n"
+            f"    {command} || exit\n"
+            "    i=$((i + 1))\n"
+            "done\n")
+
+
+# ---- pg_test_fsync: PostgreSQL's commit-method test --------------------------
+
+PG_METHODS = ("fdatasync", "open_datasync", "fsync", "open_sync")
+# the first section's lines that run (fsync_writethrough is n/a on Linux)
+PG_TESTS = 4
+
+
+def pg_secs(runtime_s):
+    """pg_test_fsync's -s (whole seconds per method) for a runtime: the
+    section measured runs its methods one after another."""
+    return max(1, math.ceil(runtime_s / PG_TESTS))
+
+
+def pg_script(runtime_s):
+    return (
+        "# pg_test_fsync's first section, 'one 8kB write' (each method for -s\n"
+        "# seconds): the program goes on to other sections, which are stopped\n"
+        "out=/tmp/pg_test_fsync.out\n"
+        f"{pgtestfsync.PROGRAM} -s {pg_secs(runtime_s)} -f ./pg_test_fsync.data >$out 2>&1 &\n"
+        "pid=$!\n"
+        "while kill -0 $pid 2>/dev/null &&\n"
+        "        ! grep -q '^Compare file sync methods using two' $out; do\n"
+        "    sleep 0.05\n"
+        "done\n"
+        "kill $pid 2>/dev/null\n"
+        "wait $pid\n"
+        "cat $out\n")
+
+
+def pg_parse(text):
+    try:
+        one = pgtestfsync.parse(text).get(pgtestfsync.ONE_WRITE) or {}
+    except pgtestfsync.ParseError as e:
+        raise ParseError(str(e))
+    out = {m: one[m] for m in PG_METHODS if one.get(m)}
+    if "fdatasync" not in out:
+        raise ParseError("no 'fdatasync N ops/sec' line under 'Compare file sync methods "
+                         "using one 8kB write'")
+    return out
+
+
+def pg_ops(figures, figure, runtime_s):
+    return figures[figure] * pg_secs(runtime_s)
+
+
+# ---- fs_mark: files created, written and fsynced -----------------------------
+
+FSMARK_LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(\d+)\s*$")
+FSMARK_FILES = 100          # files per run (-n), 4 KiB each, fsync per file
+
+
+def fsmark_script(runtime_s):
+    return ("# fs_mark runs of 100 files of 4 KiB, each fsynced (-S 1), until\n"
+            "# the runtime has passed\n" +
+            deadline_loop(runtime_s, f"fs_mark -d ./fsmark.$i -s 4096 -n {FSMARK_FILES} "
+                                     "-L 1 -S 1 -t 1"))
+
+
+def fsmark_parse(text):
+    """files/s over every run: the files over the runs' times added up
+    (each line is one run's count and rate)."""
+    files = secs = 0.0
+    before = 0              # a run's Count is cumulative over its loops
+    for ln in text.splitlines():
+        if ln.lstrip().startswith("FSUse%"):
+            before = 0
+        m = FSMARK_LINE.match(ln)
+        if m:
+            count, rate = int(m.group(2)), float(m.group(4))
+            n, before = count - before, count
+            if rate <= 0 or n <= 0:
+                raise ParseError(f"fs_mark line {ln.strip()!r:.80}: no files or a rate of 0")
+            files += n
+            secs += n / rate
+    if not files:
+        raise ParseError("no fs_mark result line (FSUse% Count Size Files/sec App Overhead)")
+    return {"files_per_s": files / secs, "ops": files}
+
+
+# ---- dbench: a file server's load (its client.txt) ---------------------------
+
+DBENCH_LINE = re.compile(r"^Throughput ([\d.]+) MB/sec\s+(\d+) clients?\s+(\d+) procs?"
+                         r"\s+max_latency=([\d.]+) ms")
+DBENCH_LOADFILE = "/usr/share/dbench/client.txt"
+
+
+def dbench_secs(runtime_s):
+    return max(1, math.ceil(runtime_s))
+
+
+def dbench_script(runtime_s):
+    return ("# dbench 4.0, one client replaying its client.txt load (no warm-up)\n"
+            f"exec dbench -c {DBENCH_LOADFILE} -t {dbench_secs(runtime_s)} -D . 1\n")
+
+
+DBENCH_OP = re.compile(r"^\s*([A-Z][A-Za-z]+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s*$")
+
+
+def dbench_parse(text):
+    """MB/s from its closing line; the operations from its table."""
+    ops = sum(int(m.group(2)) for m in map(DBENCH_OP.match, text.splitlines()) if m)
+    for ln in text.splitlines():
+        m = DBENCH_LINE.match(ln.strip())
+        if m:
+            return {"mb_per_s": float(m.group(1)), "max_latency_ms": float(m.group(4)),
+                    "ops": ops or None}
+    raise ParseError("no 'Throughput N MB/sec' line")
+
+
+CLIENTS = {c.name: c for c in (
+    Client("pg_test_fsync",
+           "PostgreSQL's pg_test_fsync (postgresql-15): one 8 kB write and the commit "
+           "method's sync, ops/s",
+           (f"{pgtestfsync.PACKAGE}:pg_test_fsync",), "ops/s", PG_METHODS,
+           pg_script, pg_parse),
+    Client("fsmark",
+           "fs_mark (fsmark): 4 KiB files created, written and fsynced one by one, "
+           "files/s",
+           ("fsmark",), "files/s", ("files_per_s",),
+           fsmark_script, fsmark_parse),
+    Client("dbench",
+           "dbench (dbench): one client replaying its file-server load, MB/s",
+           ("dbench", "libpopt0"), "MB/s", ("mb_per_s",),
+           dbench_script, dbench_parse),
+)}
+
+
+def headline(wl):
+    """The figure a client workload's cell is judged by."""
+    c = CLIENTS[wl["client"]]
+    return wl.get("headline", c.figures[0])
+
+
+def summary(wl, stdout, runtime_s):
+    """A client cell's summary from its stdout; raises ParseError."""
+    c = CLIENTS[wl["client"]]
+    figures = c.parse(stdout)
+    name = headline(wl)
+    if name not in figures:
+        raise ParseError(f"{c.name} printed no {name} figure")
+    rate = figures[name]
+    ops = figures.pop("ops", None)
+    if ops is None and name in PG_METHODS:
+        ops = pg_ops(figures, name, runtime_s)
+    lat = {"avg": round(1e6 / rate, 3)} if c.unit in ("ops/s", "files/s") and rate else {}
+    return {"ios": round(ops) if ops is not None else None, "iops": rate, "lat_us": lat,
+            "client": {"name": c.name, "headline": name, "unit": c.unit,
+                       "figures": figures}}
+
+
+def script_name(wl):
+    return f"{wl['client']}.sh"
+
+
+def script_text(wl, runtime_s):
+    c = CLIENTS[wl["client"]]
+    return (f"# platter client {c.name}, runtime {runtime_s} s "
+            f"(packages: {shlex.join(c.packages)})\n" + c.script(runtime_s))
