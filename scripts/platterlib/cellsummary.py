@@ -104,8 +104,25 @@ def summarize(res, workload=None):
     out["cdf_us"] = cdf
     if "accounting" in res:  # a guest run on platter's QEMU
         out["accounting"] = accounting_summary(res, workload)
+        if "client" not in out:   # (a client's I/Os are its headline's alone)
+            cost = cpu_per_io(out["accounting"], out["ios"])
+            if cost:
+                out["cpu_per_io"] = cost
     check_figures(out)
     return out
+
+
+def cpu_per_io(acc, ios):
+    """What the guest's CPUs did per I/O over the measured window: every
+    vCPU's instructions, and its time executing (charged events included),
+    over the cell's I/Os; None without both.  A patch that adds work per
+    I/O shows here when the drive hides it from the IOPS."""
+    vcpus = acc.get("vcpus") if isinstance(acc, dict) else None
+    if not vcpus or not ios or not acc.get("window_s"):
+        return None
+    insns = sum(v["insns"] for v in vcpus)
+    busy_us = sum(v["executing"] for v in vcpus) * acc["window_s"] * 1e6
+    return {"insns": round(insns / ios, 1), "us": round(busy_us / ios, 3)}
 
 
 def accounting_summary(res, workload):

@@ -2,7 +2,9 @@
 
 A rule is a comma-separated list of bounds, METRIC:+N% or METRIC:-N%:
 'iops:-2%' fails a cell whose IOPS fell by more than 2%, 'p99:+5%' one
-whose p99 latency rose by more than 5%.  METRIC is one of METRICS.  A
+whose p99 latency rose by more than 5%, 'cpu_per_io:+1%' one whose guest
+CPUs ran more than 1% more instructions per I/O (a guest cell's
+accounting; the sim has no such figure).  METRIC is one of METRICS.  A
 change in the other direction always passes.  Runs are deterministic (the
 same inputs give byte-identical cells, on any machine), so a bound can be
 as tight as the smallest change that matters: 0% fails any change in its
@@ -22,7 +24,7 @@ from . import kernelspec
 from . import outfile
 from .cli import bad
 
-METRICS = ("iops", "avg", "p50", "p99", "p99.9")
+METRICS = ("iops", "avg", "p50", "p99", "p99.9", "cpu_per_io")
 TERM = re.compile(r"(" + "|".join(re.escape(m) for m in METRICS) +
                   r"):([+-])([0-9]{1,6}(?:\.[0-9]{1,6})?)%")
 
@@ -72,7 +74,11 @@ def side(cell):
 
 
 def figure(summary, metric):
-    return summary.get("iops") if metric == "iops" else (summary.get("lat_us") or {}).get(metric)
+    if metric == "iops":
+        return summary.get("iops")
+    if metric == "cpu_per_io":   # guest instructions per I/O (guest cells)
+        return (summary.get("cpu_per_io") or {}).get("insns")
+    return (summary.get("lat_us") or {}).get(metric)
 
 
 def judge_one(cell_id, cell, ref, rule, ref_name):

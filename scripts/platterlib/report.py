@@ -324,6 +324,12 @@ def write(outdir, exp, cells, meta, verdicts=()):
                 vals = [((_summ(c, sd) or {}).get("per_io") or {}).get(cname) for c in (b, p)]
                 cols += [fmt(vals[0]), fmt(vals[1]), ""]
             md.append(f"| {cname} per I/O | " + " | ".join(cols) + " |")
+        for cname, key in (("guest instructions", "insns"), ("guest CPU us", "us")):
+            vals = [((_summ(c, "guest") or {}).get("cpu_per_io") or {}).get(key)
+                    for c in (b, p)]
+            if "guest" in sides and any(v is not None for v in vals):
+                md.append(f"| {cname} per I/O | {fmt(vals[0])} | {fmt(vals[1])} | "
+                          f"{change(vals[0], vals[1])} |" + " |" * (len(head) - 3))
         seed = exp.get("seed", {})
         if seed and dev == seed.get("frontend") and wl in seed.get("cells", {}):
             sc = seed["cells"][wl]

@@ -374,8 +374,19 @@ def check_summarize():
            "lat_us": {"avg": 1.0}, "accounting": acct()}
     s = cellsummary.summarize(res)
     assert s["accounting"]["window_s"] == 1 and s["accounting"]["bound_by"] == "device", s
+    # issue 40's cpu_per_io: the window's instructions over the I/Os (vCPU
+    # 0 ran 2e9 in the last second, vCPU 1 only spun), and the time the
+    # vCPUs executed (vCPU 0 all of that second)
+    assert s["cpu_per_io"] == {"insns": 2e8, "us": 1e5}, s["cpu_per_io"]
+    from platterlib import gate
+    more = dict(res, accounting=accounting.from_qemu(QEMU_TEXT.replace(
+        "2000000000:3000000000:0:200000000:1000000000",
+        "2000000000:3100000000:0:200000000:1000000000")))
+    v = gate.judge_one("w.p.d.fops", {"guest": {"summary": cellsummary.summarize(more)}},
+                       {"guest": {"summary": s}}, gate.parse("iops:-1%,cpu_per_io:+2%"), "base")
+    assert not v["passed"] and "cpu_per_io 2e+08 -> 2.1e+08 (+5.00%" in v["checks"][1], v
     bad = cellsummary.summarize(dict(res, accounting={"vcpus": [{"clock_ns": 1}]}))
-    assert "does not read" in bad["accounting"]["error"], bad
+    assert "does not read" in bad["accounting"]["error"] and "cpu_per_io" not in bad, bad
     # issue 39: saved samples of the wrong width were an IndexError in
     # report, gate, merge and --baseline; now the accounting's error
     import copy

@@ -40,6 +40,12 @@ def deterministic_guest_cells(tmp):
     assert round(base["per_io"]["flushes"], 1) == 1.0, base["per_io"]
     assert fops["per_io"]["flushes"] == 0.0, fops["per_io"]
     assert fops["iops"] > 20 * base["iops"], (base["iops"], fops["iops"])
+    # cpu_per_io: the guest's instructions per write, from its accounting;
+    # without the flush after each write fops runs fewer of them per write
+    for s in (base, fops):
+        assert s["cpu_per_io"]["insns"] > 1000 and s["cpu_per_io"]["us"] > 0, s.get("cpu_per_io")
+    assert fops["cpu_per_io"]["insns"] < base["cpu_per_io"]["insns"], \
+        (base["cpu_per_io"], fops["cpu_per_io"])
     # the guest program's full histogram: every write in it, a CDF point
     # per bucket, its percentiles those of the exact samples within 1/64
     from platterlib import latency
