@@ -7,8 +7,10 @@ virtual time, so running a cell twice gives identical results; host
 timing is kept apart, in the cell's "host" field."""
 import base64
 import gzip
+import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -121,6 +123,26 @@ def decode_guest(res):
     except (ValueError, OSError, EOFError, UnicodeDecodeError) as e:
         return None, f"the guest's result does not decode: {e}"
     return res, None
+
+
+def keep_cell_files(rec, workdir, dest):
+    """A guest cell's own files, kept in dest (the report's cells/ID/):
+    the serial console, the drive's trace, fio's JSON, a script's stdout
+    and stderr.  What the cell did not make is not there."""
+    raw = (rec.get("guest") or {}).get("raw") or {}
+    os.makedirs(dest, exist_ok=True)
+    for name in (matrix.CONSOLE_LOG, matrix.DRIVE_TRACE):
+        src = os.path.join(workdir, name)
+        if os.path.isfile(src):
+            shutil.copyfile(src, os.path.join(dest, name))
+    if "fio" in raw:
+        with open(os.path.join(dest, "fio.json"), "w", encoding="utf-8") as f:
+            json.dump(raw["fio"], f, indent=1, sort_keys=True)
+            f.write("\n")
+    for stream in ("stdout", "stderr"):
+        if raw.get(stream):
+            with open(os.path.join(dest, f"{stream}.txt"), "w", encoding="utf-8") as f:
+                f.write(raw[stream])
 
 
 def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):

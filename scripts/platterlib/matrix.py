@@ -173,6 +173,8 @@ def guest_args(wl):
 # counted from it (cellsummary.drive_trace_counts); QEMU's own per-drive
 # counters at exit do not reach its stderr
 DRIVE_TRACE = "drive.trace"
+# the guest's serial console (run-guest --serial-log), in the same place
+CONSOLE_LOG = "console.log"
 
 
 def guest_command(cell, runtime):
@@ -182,7 +184,7 @@ def guest_command(cell, runtime):
     drive = devicespec.device_drive_opts(dev, cell["profile_arg"]) + f",trace={DRIVE_TRACE}"
     cmd = run_guest_prefix(cell["kernel"], dev, drive, cell.get("cpu_arg")) + [
         "--expect", devicespec.device_expect(dev),
-        "--timeout", str(cell_timeout_s(cell, runtime))]
+        "--timeout", str(cell_timeout_s(cell, runtime)), "--serial-log", CONSOLE_LOG]
     if cell.get("host_file"):
         cmd += ["--guest-file", cell["host_file"]]
     if cell.get("guest_cpio"):

@@ -94,6 +94,17 @@ def user_fio_jobs(tmp):
     assert "fs_config" not in ids["base"] and ids["base"]["uname_r"] == "7.3.4-platter-base", ids
     md = open(os.path.join(out, "report.md")).read()
     assert "| w | sync |" in md and "no sim prediction" in md, md
+    # each cell's own files in the report: the console, the drive's trace
+    # (fsyncs: flushes in it) and fio's JSON as the report read it
+    for fs in ("ext4", "btrfs"):
+        d = os.path.join(out, "cells", f"rw-{fs}.st20000nm007d.virtio-blk.base")
+        assert sorted(os.listdir(d)) == ["console.log", "drive.trace", "fio.json"], os.listdir(d)
+        with open(os.path.join(d, "fio.json")) as f:
+            assert json.load(f)["jobs"][0]["jobname"] == "w"
+        trace = open(os.path.join(d, "drive.trace")).read().splitlines()
+        assert trace[0] == "# platter-trace v1" and any(ln.split()[1:2] == ["F"]
+                                                         for ln in trace[1:]), trace[:5]
+        assert "PLATTER-RESULT-BEGIN" in open(os.path.join(d, "console.log")).read()
     doc = compare(os.path.join(tmp, "fio2"), "seed-fops", "--workloads", read, "--fs",
                   "none,btrfs", cells="rr-*.virtio-blk.base")
     by = {c["id"].split(".")[0]: c["guest"] for c in doc["cells"]}
@@ -195,6 +206,8 @@ def client_cell(tmp):
     assert s["ios"] >= 100 and s["ios"] % 100 == 0 and 0 < s["iops"] < 120, s
     assert s["per_io"]["flushes"] >= 1, s["per_io"]
     assert os.path.isfile(os.path.join(out, "jobs", "fsmark", "fsmark.sh"))
+    stdout = open(os.path.join(out, "cells", c["id"], "stdout.txt")).read()
+    assert stdout == c["guest"]["raw"]["stdout"] and "FSUse%" in stdout, stdout[:300]
 
 
 def exec_command(tmp):
