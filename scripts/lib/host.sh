@@ -12,11 +12,12 @@ host_os_name="Debian 12 (bookworm)"
 host_pkgs="build-essential ninja-build pkg-config libglib2.0-dev python3 git chromium python3-hypothesis python3-jsonschema"
 host_backports="meson python3-pycotap"
 # --guest: QEMU's and the guest kernel's build dependencies, firmware and
-# guest tools (valgrind for test-qemu --valgrind, clang for build-qemu --check)
+# guest tools (valgrind for test-qemu --valgrind, clang for build-qemu --check,
+# fio-examples: fio's own job files, which test-platter-fio checks)
 host_guest_pkgs="libfdt-dev libpixman-1-dev libslirp-dev flex bison
     python3-venv dpkg-dev seabios qemu-system-data bc libelf-dev libssl-dev
     cpio busybox-static xfsprogs btrfs-progs fio valgrind ccache lz4 xz-utils perl
-    util-linux procps clang zstd"
+    util-linux procps clang zstd fio-examples"
 
 # SeaBIOS: at least 1.16.3, from bookworm-backports (pinned, else its newest).
 # bookworm's 1.16.2 waits forever for a D2H interrupt when a command to an

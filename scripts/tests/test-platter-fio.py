@@ -113,6 +113,53 @@ def test_job_checks(tmp):
     refused(os.path.join(tmp, "bin.fio"), "none", "not UTF-8")
 
 
+FIO_EXAMPLES = "/usr/share/doc/fio/examples"
+
+
+def test_fio_examples(tmp):
+    """Every job of Debian's fio-examples checked before boot: the counts
+    docs/guide.md gives (as they are, rewritten, refused; on ext4 and the
+    raw device; long at 0.3 s) are what fiojob makes of the files."""
+    import glob
+    import re
+    files = sorted(glob.glob(os.path.join(FIO_EXAMPLES, "*.fio")))
+    assert files, f"no {FIO_EXAMPLES}/*.fio: apt-get install fio-examples (scripts/setup-host --guest)"
+    guide = " ".join(open(os.path.join(ROOT, "docs", "guide.md")).read().split())
+    m = re.search(r"of (\d+) job files, on ext4 (\d+) run as they are, (\d+) run with lines "
+                  r"rewritten and (\d+) are refused \(`\$\{FIO_DIR\}` paths\); on the raw device "
+                  r"(\d+) run as they are, (\d+) rewritten, (\d+) refused; and (\d+) need "
+                  r"`--allow-long` in a 0.3 s cell", guide)
+    assert m, "docs/guide.md no longer gives the fio-examples counts"
+    want = [int(x) for x in m.groups()]
+    got = [len(files)]
+    long_ = set()
+    for fs in ("ext4", "none"):
+        n = {"as is": 0, "rewritten": 0, "refused": 0}
+        for f in files:
+            try:
+                info = fiojob.check(f, fs, os.path.basename(f))
+            except SystemExit as e:
+                # refused before boot, naming the file and its line
+                assert f"{f}:" in str(e) and "FIO_DIR" in str(e), str(e)
+                n["refused"] += 1
+                continue
+            n["rewritten" if info["rewrites"] else "as is"] += 1
+            try:
+                fiojob.check_long(info, 0.3, os.path.basename(f))
+            except SystemExit:
+                long_.add(f)
+            if info["rewrites"]:
+                # the copy the guest runs needs no rewrite, and keeps the lines
+                copy = os.path.join(tmp, f"{fs}-{os.path.basename(f)}")
+                with open(copy, "w") as out:
+                    out.write(fiojob.rewritten(f, info))
+                assert not fiojob.check(copy, fs, copy)["rewrites"], copy
+                assert len(open(copy).read().splitlines()) == len(open(f).read().splitlines())
+        got += [n["as is"], n["rewritten"], n["refused"]]
+    got.append(len(long_))
+    assert got == want, f"fio-examples: counted {got}, the guide says {want}"
+
+
 def test_job_time(tmp):
     """A job's own times: fio's units, timeout= as runtime=, [global]
     values inherited, stonewalled groups one after another (tiobench's four
@@ -311,6 +358,7 @@ def test_compare_with_a_job_file(tmp):
 
 tap.run([("fio job files: paths kept on the test target", test_job_checks),
          ("a job's own times, and a job far past the cell's runtime refused", test_job_time),
+         ("fio's own examples (fio-examples): the guide's counts", test_fio_examples),
          ("fio json+ output: per-job read, write and sync stats from the bins",
           test_output_stats),
          ("fio json+ output: group_reporting, notes before the JSON, malformed output",
