@@ -57,7 +57,8 @@ def summarize(res, workload=None):
         cdf = [[frac, ns / 1000] for frac, ns in res.get("lat_cdf_ns", [])]
         out = {"ios": res.get("ios"), "iops": res.get("iops"), "lat_us": lat}
     elif "fio" in res:  # the guest's fio test: fio's own json+
-        fs = fioout.summary(res["fio"], (workload or {}).get("fio_stat", "io"))
+        fs = fioout.summary(res["fio"], (workload or {}).get("fio_stat", "io"),
+                            (workload or {}).get("fio_group"))
         delta = res.get("device", {}).get("stat_delta", {})
         ios = max(fs["ios"], 1)
         # FUA writes as the drive received them: the guest has no count

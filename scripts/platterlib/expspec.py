@@ -495,8 +495,8 @@ def host_path(v, base_dir):
 # the keys each kind of workload takes besides 'name' and its own
 WORKLOAD_KEYS = {
     "test": ("args", "sim_workload", "sim_args"),
-    "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "warmup_s", "iops_log_ms",
-            "sim_workload", "sim_args"),
+    "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "fio_group", "warmup_s",
+            "iops_log_ms", "sim_workload", "sim_args"),
     "script": ("fs", "mkfs_opts", "mount_opts", "programs", "packages"),
     "client": ("fs", "mkfs_opts", "mount_opts", "headline"),
 }
@@ -587,6 +587,8 @@ def check_workload(wl, w, tests, base_dir):
             bad(f"{w}.fs", "fsync-append appends to files: it needs a file system")
     if "fio_stat" in wl:
         choices(f"{w}.fio_stat", wl["fio_stat"], fioout.STATS)
+    if "fio_group" in wl:
+        check_str(wl["fio_group"], f"{w}.fio_group")
     if "warmup_s" in wl and not cli.valid_runtime(wl["warmup_s"]):
         bad(f"{w}.warmup_s", f"{wl['warmup_s']!r:.60} is not a duration (seconds, above 0 "
                              f"and at most {cli.RUNTIME_MAX_S})")
@@ -603,7 +605,10 @@ def check_workload(wl, w, tests, base_dir):
         if base_dir is not None:
             path = host_path(wl[kind], base_dir)
             if kind == "fio":
-                fiojob.check(path, fs, f"{w}.fio")
+                info = fiojob.check(path, fs, f"{w}.fio")
+                if "fio_group" in wl and wl["fio_group"] not in info["jobs"]:
+                    bad(f"{w}.fio_group", f"{wl['fio_group']!r:.60} is not a job of "
+                                          f"{wl['fio']} ({', '.join(info['jobs'])})")
             elif not os.path.isfile(path) or not os.access(path, os.R_OK):
                 bad(f"{w}.script", f"'{wl['script']}': not a readable file")
     check_programs(wl, w, base_dir)

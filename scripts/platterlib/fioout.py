@@ -123,7 +123,18 @@ def lat_us(stats):
             hist)
 
 
-def summary(doc, stat="io"):
+def phases_of(groups):
+    """Each reporting group's own figures, in fio's order."""
+    phases = []
+    for group, stats in groups.items():
+        rates = [s["iops"] for s in stats if s["iops"] is not None]
+        phases.append({"group": group, "ios": sum(s["ios"] for s in stats),
+                       "iops": round(sum(rates), 3) if rates else None,
+                       "runtime_ms": max(s["runtime_ms"] for s in stats)})
+    return phases
+
+
+def summary(doc, stat="io", group_job=None):
     """The cell's figures: ios, iops, lat_us, cdf (fraction, us).
 
     The jobs of one reporting group run together, so their rates add up.
@@ -133,26 +144,33 @@ def summary(doc, stat="io"):
     were its own (tiobench's four phases showed 30,621 IOPS).  With more
     than one group the headline is every I/O over the groups' times added
     up, each group's time its longest job's, and "phases" gives each
-    group's own figures."""
+    group's own figures.  group_job (an experiment's "fio_group": a job's
+    name) makes the headline that job's group alone: its I/Os, its rate
+    and its latency."""
     picked, groups = [], {}
-    for _, group, dirs in jobs(doc):
+    listed = jobs(doc)
+    only = None
+    if group_job is not None:
+        only = next((g for name, g, _ in listed if name == group_job), None)
+        if only is None:
+            raise Malformed(f"fio_group '{group_job}': no such job in fio's output")
+    for _, group, dirs in listed:
         for d, s in dirs.items():
             if d == stat or (stat == "io" and d in DIRS):
                 picked.append(s)
                 groups.setdefault(group, []).append(s)
+    if only is not None:
+        picked = groups.get(only, [])
     lat, hist = lat_us(picked)
     ios = sum(s["ios"] for s in picked)
     out = {"ios": ios, "lat_us": lat, "cdf": latency.cdf(hist)}
-    if len(groups) <= 1:
+    if len(groups) <= 1 or only is not None:
         iops = [s["iops"] for s in picked if s["iops"] is not None]
         out["iops"] = round(sum(iops), 3) if iops else None
+        if len(groups) > 1:
+            out["phases"] = phases_of(groups)
         return out
-    phases = []
-    for group, stats in groups.items():
-        rates = [s["iops"] for s in stats if s["iops"] is not None]
-        phases.append({"group": group, "ios": sum(s["ios"] for s in stats),
-                       "iops": round(sum(rates), 3) if rates else None,
-                       "runtime_ms": max(s["runtime_ms"] for s in stats)})
+    phases = phases_of(groups)
     total_ms = sum(p["runtime_ms"] for p in phases)
     out["iops"] = round(ios * 1000 / total_ms, 3) if total_ms else None
     out["phases"] = phases

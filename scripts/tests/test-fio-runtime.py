@@ -101,6 +101,17 @@ def test_phases_are_not_summed():
                    "runtime=400ms\nrw=write\n[a]\nrate_iops=500\n[b]\nrate_iops=500\n", "10")
     s1 = fioout.summary(one)
     assert "phases" not in s1 and 850 <= s1["iops"] <= 1150, s1
+    # "fio_group": a job names its group, whose figures alone are the
+    # headline (the fast phase's 1000, not the 750 of both); phases stay
+    g = fioout.summary(doc, group_job="fast")
+    assert 850 <= g["iops"] <= 1150 and g["ios"] == ph[1]["ios"], g
+    assert g["phases"] == s["phases"] and g["lat_us"] != s["lat_us"], g
+    try:
+        fioout.summary(doc, group_job="nosuch")
+    except fioout.Malformed as e:
+        assert "fio_group 'nosuch': no such job" in str(e), str(e)
+    else:
+        raise AssertionError("a fio_group that names no job was taken")
 
 
 tap.run([("fiotime.sh: seconds to whole microseconds, never 0", test_conversion),
@@ -108,5 +119,5 @@ tap.run([("fiotime.sh: seconds to whole microseconds, never 0", test_conversion)
          ("a run longer than the runtime asked for is reported", test_overrun_reported),
          ("group_reporting: a group's summed job_runtime is no overrun",
           test_group_reporting_is_not_an_overrun),
-         ("stonewalled phases: every I/O over their times, not their rates summed",
-          test_phases_are_not_summed)])
+         ("stonewalled phases: every I/O over their times, not their rates summed; "
+          "fio_group picks one", test_phases_are_not_summed)])

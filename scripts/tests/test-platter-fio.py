@@ -113,6 +113,23 @@ def test_job_checks(tmp):
     refused(os.path.join(tmp, "bin.fio"), "none", "not UTF-8")
 
 
+def test_fio_group_checked(tmp):
+    """An experiment's "fio_group" names a job of its file, or is refused
+    naming the jobs there are."""
+    write(os.path.join(tmp, "two.fio"), "[w]\nrw=write\n[r]\nstonewall\nrw=read\n")
+    spec = {"name": "g", "pairs": [["base", "fops"]], "devices": [{"frontend": "nvme"}],
+            "profiles": ["st20000nm007d"],
+            "workloads": [{"name": "two", "fio": "two.fio", "fs": "ext4", "fio_group": "r"}]}
+    expspec.check_experiment(spec, "g", base_dir=tmp)
+    spec["workloads"][0]["fio_group"] = "x"
+    try:
+        expspec.check_experiment(spec, "g", base_dir=tmp)
+    except SystemExit as e:
+        assert "workloads[0].fio_group: 'x' is not a job of two.fio (w, r)" in str(e), str(e)
+    else:
+        raise AssertionError("a fio_group that is no job was taken")
+
+
 FIO_EXAMPLES = "/usr/share/doc/fio/examples"
 
 
@@ -359,6 +376,7 @@ def test_compare_with_a_job_file(tmp):
 tap.run([("fio job files: paths kept on the test target", test_job_checks),
          ("a job's own times, and a job far past the cell's runtime refused", test_job_time),
          ("fio's own examples (fio-examples): the guide's counts", test_fio_examples),
+         ("fio_group names a job of the file", test_fio_group_checked),
          ("fio json+ output: per-job read, write and sync stats from the bins",
           test_output_stats),
          ("fio json+ output: group_reporting, notes before the JSON, malformed output",
