@@ -1,6 +1,6 @@
 """platter cache: list, export and import the build cache.
 
-What a guest run needs from $PLATTER_CACHE (default /var/cache/platter):
+What a guest run needs from $PLATTER_CACHE (default ~/.cache/platter):
 
   qemu/<key>/                 scripts/build-qemu's install (.complete marks it)
   kernel/out/<label>-<key>/   scripts/build-kernel's bzImage, config, info,

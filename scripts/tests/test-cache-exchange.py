@@ -2,7 +2,7 @@
 """platter cache export/import between two clones, with the real builds:
 prints TAP.  usage: test-cache-exchange.py PLATTER_SIM
 
-Clone A uses the caller's cache ($PLATTER_CACHE, default /var/cache/platter;
+Clone A uses the caller's cache ($PLATTER_CACHE, as platter resolves it;
 CI runs this after test-first-use.py, which filled it) and exports it.
 Clone B, with an empty cache of its own and no network (a proxy that
 refuses every connection), imports the archive; then `platter compare
