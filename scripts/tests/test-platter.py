@@ -233,6 +233,18 @@ def test_compare_leaves_nothing_behind(tmp):
     doc = json.load(open(os.path.join(tmp, "o", "report.json")))
     assert all("not executable" in c["guest"]["error"] for c in doc["cells"]), doc["cells"]
     assert os.listdir(scratch) == [], os.listdir(scratch)
+    # each guest cell has its folder in the report (cells/ID/), and a rerun
+    # into the same report replaces it (cells/ and jobs/ were "files no
+    # report writes", and the rerun was refused)
+    assert sorted(os.listdir(os.path.join(tmp, "o", "cells"))) == \
+        sorted(c["id"] for c in doc["cells"]), os.listdir(os.path.join(tmp, "o"))
+    os.makedirs(os.path.join(tmp, "o", "jobs", "w"))
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                        "--cells", "seq.*.nvme.base", "--out", os.path.join(tmp, "o")],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 125 and "1 cell(s) failed" in p.stderr, p.stderr
+    assert os.listdir(os.path.join(tmp, "o", "cells")) == ["seq.st20000nm007d.nvme.base"]
+    assert not os.path.exists(os.path.join(tmp, "o", "jobs")), os.listdir(os.path.join(tmp, "o"))
 
 
 def stop_signals_at(ignored=()):
@@ -1434,7 +1446,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("bad input", test_bad_input),
          ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
-         ("compare leaves no work directory or image", test_compare_leaves_nothing_behind),
+         ("compare leaves no work directory or image; a rerun replaces cells/ and jobs/", test_compare_leaves_nothing_behind),
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("$PLATTER_SIM is the platter-sim platter runs", test_sim_from_the_environment),
          ("report and gate replace a link, never write through it; a large report stays "
