@@ -1446,7 +1446,8 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
          ("bad input", test_bad_input),
          ("report and merge carry the experiment spec", test_report_and_merge_carry_the_spec),
          ("merge of a --cells subset", test_merge_of_a_cells_subset),
-         ("compare leaves no work directory or image; a rerun replaces cells/ and jobs/", test_compare_leaves_nothing_behind),
+         ("compare leaves no work directory or image; a rerun replaces cells/ and jobs/",
+          test_compare_leaves_nothing_behind),
          ("compare builds kernels and initramfs once, before the cells", test_builds_before_cells),
          ("$PLATTER_SIM is the platter-sim platter runs", test_sim_from_the_environment),
          ("report and gate replace a link, never write through it; a large report stays "
