@@ -31,10 +31,8 @@ def write_client_script(wl, jobs_dir, runtime):
     jobs_dir/WORKLOAD/ (the report keeps what the guests ran)."""
     path = os.path.join(jobs_dir, wl["name"], clients.script_name(wl))
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    text = clients.script_text(wl, runtime)
-    if not os.path.isfile(path) or open(path, encoding="utf-8").read() != text:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(clients.script_text(wl, runtime))
     return path
 
 

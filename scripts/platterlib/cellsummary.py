@@ -75,8 +75,7 @@ def summarize(res, workload=None):
         if res["status"] != 0:
             why = (res.get("stderr") or "").strip().splitlines()[-1:] or ["no stderr"]
             raise clients.ParseError(f"exited {res['status']}: {why[0]:.200}")
-        out = clients.summary(workload, res.get("stdout") or "",
-                              res.get("params", {}).get("runtime_s") or 0)
+        out = clients.summary(workload, res.get("stdout") or "")
         out["status"] = res["status"]
         # the drive's commands per operation (the whole run, mkfs too)
         counters = {k: drive_counters(res).get(k) for k in ("writes", "fua_writes", "flushes")}

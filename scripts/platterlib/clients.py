@@ -37,8 +37,12 @@ class Client:
     packages: tuple          # platter exec --package values
     unit: str                # the headline's unit
     figures: tuple           # what "headline" may name; the first is the default
+    per_op: bool             # the headline counts operations: 1 / rate is the
+                             # time one takes (lat_us.avg)
     script: Callable         # runtime_s -> the guest script's text
-    parse: Callable          # stdout -> {figure: rate}, plus "ops" and "lat_us"
+    parse: Callable          # stdout -> {figure: rate}, plus "ops" (how many
+                             # the headline counted) or "seconds" (how long
+                             # each rate was measured)
 
 
 def deadline_loop(runtime_s, command):
@@ -83,6 +87,9 @@ def pg_script(runtime_s):
         "cat $out\n")
 
 
+PG_SECONDS = re.compile(r"^(\d+) seconds? per test", re.M)
+
+
 def pg_parse(text):
     try:
         one = pgtestfsync.parse(text).get(pgtestfsync.ONE_WRITE) or {}
@@ -92,11 +99,10 @@ def pg_parse(text):
     if "fdatasync" not in out:
         raise ParseError("no 'fdatasync N ops/sec' line under 'Compare file sync methods "
                          "using one 8kB write'")
+    m = PG_SECONDS.search(text)
+    if m:
+        out["seconds"] = int(m.group(1))
     return out
-
-
-def pg_ops(figures, figure, runtime_s):
-    return figures[figure] * pg_secs(runtime_s)
 
 
 # ---- fs_mark: files created, written and fsynced -----------------------------
@@ -167,16 +173,16 @@ CLIENTS = {c.name: c for c in (
     Client("pg_test_fsync",
            "PostgreSQL's pg_test_fsync (postgresql-15): one 8 kB write and the commit "
            "method's sync, ops/s",
-           (f"{pgtestfsync.PACKAGE}:pg_test_fsync",), "ops/s", PG_METHODS,
+           (f"{pgtestfsync.PACKAGE}:pg_test_fsync",), "ops/s", PG_METHODS, True,
            pg_script, pg_parse),
     Client("fsmark",
            "fs_mark (fsmark): 4 KiB files created, written and fsynced one by one, "
            "files/s",
-           ("fsmark",), "files/s", ("files_per_s",),
+           ("fsmark",), "files/s", ("files_per_s",), True,
            fsmark_script, fsmark_parse),
     Client("dbench",
            "dbench (dbench): one client replaying its file-server load, MB/s",
-           ("dbench", "libpopt0"), "MB/s", ("mb_per_s",),
+           ("dbench", "libpopt0"), "MB/s", ("mb_per_s",), False,
            dbench_script, dbench_parse),
 )}
 
@@ -187,7 +193,7 @@ def headline(wl):
     return wl.get("headline", c.figures[0])
 
 
-def summary(wl, stdout, runtime_s):
+def summary(wl, stdout):
     """A client cell's summary from its stdout; raises ParseError."""
     c = CLIENTS[wl["client"]]
     figures = c.parse(stdout)
@@ -195,10 +201,9 @@ def summary(wl, stdout, runtime_s):
     if name not in figures:
         raise ParseError(f"{c.name} printed no {name} figure")
     rate = figures[name]
-    ops = figures.pop("ops", None)
-    if ops is None and name in PG_METHODS:
-        ops = pg_ops(figures, name, runtime_s)
-    lat = {"avg": round(1e6 / rate, 3)} if c.unit in ("ops/s", "files/s") and rate else {}
+    seconds = figures.pop("seconds", None)
+    ops = figures.pop("ops", rate * seconds if seconds else None)
+    lat = {"avg": round(1e6 / rate, 3)} if c.per_op and rate else {}
     return {"ios": round(ops) if ops is not None else None, "iops": rate, "lat_us": lat,
             "client": {"name": c.name, "headline": name, "unit": c.unit,
                        "figures": figures}}

@@ -72,8 +72,10 @@ Throughput 40.4275 MB/sec  1 clients  1 procs  max_latency=28.858 ms
 
 def test_parsers(_tmp):
     pg = clients.pg_parse(PG_OUT)
+    # "seconds": how long each method ran (its "1 second per test" line),
+    # which makes the headline's rate a count of operations
     assert pg == {"fdatasync": 119.103, "open_datasync": 6920.813, "fsync": 94.989,
-                  "open_sync": 58.513}, pg
+                  "open_sync": 58.513, "seconds": 1}, pg
     fs = clients.fsmark_parse(FSMARK_OUT)
     # 100 files, 50 at 58.5/s and 50 at 60.0/s: not 150 (the Count is a
     # running total) and not the rates averaged
@@ -184,6 +186,9 @@ def test_summary(_tmp):
     assert s["ios"] == 119 and s["per_io"]["flushes"] == round(240 / 119, 3), s
     s = cellsummary.summarize(guest_result(0, PG_OUT), dict(wl, headline="open_sync"))
     assert s["iops"] == 58.513, s
+    two = PG_OUT.replace("1 second per test", "2 seconds per test")
+    s = cellsummary.summarize(guest_result(0, two), wl)
+    assert s["ios"] == round(2 * 119.103) and "seconds" not in s["client"]["figures"], s
     for res, frag in ((guest_result(1, PG_OUT, "could not open\n"), "exited 1: could not open"),
                       (guest_result(0, "nothing\n"), "ops/sec")):
         try:
