@@ -522,12 +522,61 @@ def fio_job(text, fs, runtime):
                                        runtime + fiojob.LONG_SLACK_S)), (total, runtime)
 
 
+@SETTINGS
+@given(st.one_of(st.sampled_from(["pg_test_fsync", "fsmark", "dbench"]), st.text(max_size=12),
+                 st.integers(), st.none()),
+       st.one_of(st.none(), st.sampled_from(["fdatasync", "open_sync", "files_per_s",
+                                             "mb_per_s"]), st.text(max_size=12)),
+       st.sampled_from([None, "xfs", "ext4", "none", "zfs"]),
+       st.one_of(st.none(), st.sampled_from(["a", "b", "global", ""]), st.text(max_size=8)),
+       fio_job_text(), st.sampled_from([0.05, 0.3, 1, 9]), st.text(max_size=200))
+def client_and_group(client, headline, fs, group, job, runtime, stdout):
+    # issue 40's client workloads and "fio_group": refused in one line, or
+    # cells whose script is written for the runtime and whose summary of
+    # any output is the headline or a ParseError
+    from platterlib import cellrun, cellsummary, cli, clients, expspec, matrix
+    with scratch() as d:
+        write(d, "j.fio", job.encode())
+        wls = [{"name": "c", "client": client}, {"name": "f", "fio": "j.fio"}]
+        for key, v in (("headline", headline), ("fs", fs)):
+            if v is not None:
+                wls[0][key] = v
+        if group is not None:
+            wls[1]["fio_group"] = group
+        for wl in wls:
+            spec = {"name": "p", "pairs": [["base", "fops"]], "devices": [{"frontend": "nvme"}],
+                    "profiles": ["st20000nm007d"], "workloads": [wl]}
+            try:
+                exp = expspec.check_experiment(spec, "p", base_dir=d)
+            except cli.BadInput as e:
+                assert "\n" not in str(e) and str(e).startswith("platter: "), str(e)
+                continue
+            cells = matrix.cells(exp)
+            cellrun.prepare_jobs(cells, os.path.join(d, "jobs"), runtime)
+            if "client" not in wl:
+                assert group is None or group in fiojob_sections(d), (group, job)
+                continue
+            assert os.path.isfile(cells[0]["host_file"]) and matrix.workload_fs(wl) != "none"
+            res = {"test": "exec", "status": 0, "stdout": stdout, "params": {}}
+            try:
+                sm = cellsummary.summarize(res, exp["workloads"][0])
+            except clients.ParseError:
+                continue
+            assert sm["iops"] is not None and sm["client"]["headline"] == \
+                clients.headline(exp["workloads"][0]), sm
+
+
+def fiojob_sections(d):
+    from platterlib import fiojob
+    return fiojob.check(os.path.join(d, "j.fio"), "xfs", "j")["jobs"]
+
+
 HARNESS = argparse.Namespace(ROOT=ROOT, PLATTER=PLATTER, RUN_GUEST=RUN_GUEST, SIM=SIM,
                              SETTINGS=SETTINGS, COUNT=COUNT, STATUSES=STATUSES,
                              TIME_BOUND_S=TIME_BOUND_S, check_run=check_run, scratch=scratch,
                              base_report=base_report)
 TARGETS = [experiment_spec, campaign_spec, report_json, powercut_parts, cache_archive,
-           profile, trace, dixtrac_files, fio_job,
+           profile, trace, dixtrac_files, fio_job, client_and_group,
            platter_argv, sim_argv, run_guest_check, bench_lock_argv, firmware_version] + \
     families.targets(HARNESS)
 
