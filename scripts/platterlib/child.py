@@ -48,7 +48,7 @@ class Ran(NamedTuple):
 
 # how long children have, after a stopping signal's SIGTERM, before SIGKILL
 STOP_GRACE_S = 10
-_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_SIGNALS = cli.STOP_SIGNALS
 
 
 class Interrupted(cli.Failure):
@@ -60,6 +60,7 @@ class Interrupted(cli.Failure):
                          "every run it started was stopped and its files removed")
         self.status = 128 + signum
         self.code = self.status
+        self.signum = signum
 
 
 class Stopped(Exception):
@@ -279,6 +280,7 @@ def run_main(main, argv):
     try:
         return main(argv)
     except Interrupted as e:
+        cli.ignore_stops()
         return e.status
 
 

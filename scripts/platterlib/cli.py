@@ -74,6 +74,18 @@ def write_failed(message, e):
     raise cls(message)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def ignore_stops():
+    """A command a signal stopped has stopped its children and removed
+    their files: a further Ctrl-C is ignored while it exits.  (Python puts
+    its handled signals back to their default as it shuts down, and a
+    second SIGINT then killed platter: status -2 for 130.)"""
+    for s in STOP_SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+
+
 def run(main, prog):
     """sys.exit(main()), except that output which cannot be written to
     stdout (a full disk) is one error line, not a traceback: a result cut
@@ -83,6 +95,8 @@ def run(main, prog):
         status = main()
         sys.stdout.flush()
     except Failure as e:
+        if getattr(e, "signum", None):
+            ignore_stops()
         print(e.message, file=sys.stderr)
         status = e.status
     except OSError as e:

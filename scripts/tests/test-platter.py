@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """scripts/platter checks that need no guest (sim-only cells); prints TAP.
 usage: test-platter.py PLATTER_SIM"""
-import json, os, re, shutil, signal, subprocess, sys, time
+import contextlib, json, os, re, shutil, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from platterlib import devicespec, expspec, matrix, paths, tap  # noqa: E402
@@ -307,6 +307,38 @@ def test_signal_stops_everything(tmp):
         assert not left, (name, left)
         assert not os.path.exists(out), (name, os.listdir(out))
         assert os.listdir(scratch) == [], (name, os.listdir(scratch))
+
+
+def test_signals_until_it_ends(tmp):
+    # a second Ctrl-C that came while Python shut down, after the stop was
+    # done, found SIGINT back at its default and killed platter (status -2
+    # for 130): CI failed on it.  A SIGINT every 5 ms until platter ends
+    scratch = os.path.join(tmp, "scratch")
+    os.mkdir(scratch)
+    cache = os.path.join(tmp, "cache")
+    standin.fake_cache(cache)
+    qemu = standin.write_qemu(os.path.join(tmp, "qemu"))
+    pids = os.path.join(tmp, "pids")
+    env = dict(os.environ, TMPDIR=scratch, PLATTER_QEMU=qemu, PLATTER_CACHE=cache,
+               STAND_IN_PIDS=pids)
+    for k in range(3):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(pids)
+        p = subprocess.Popen([PLATTER, "compare", "seed-fops", "--sim", SIM, "--runtime", "0.1",
+                              "--cells", "seq.*.nvme.base", "--out", os.path.join(tmp, f"o{k}")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=stop_signals_at())
+        t0 = time.monotonic()
+        while not (os.path.exists(pids) and open(pids).read().split()):
+            assert p.poll() is None and time.monotonic() - t0 < 120, p.communicate()
+            time.sleep(0.05)
+        while p.poll() is None and time.monotonic() - t0 < 180:
+            with contextlib.suppress(ProcessLookupError):
+                p.send_signal(signal.SIGINT)
+            time.sleep(0.005)
+        _, stderr = p.communicate(timeout=60)
+        standin.kill_left([int(x) for x in open(pids).read().split()])
+        assert p.returncode == 130, (k, p.returncode, stderr[-2000:])
 
 
 def test_signal_ignored_at_start_stays_ignored(tmp):
@@ -1456,6 +1488,7 @@ tap.run([("deterministic report, flushes per I/O", test_deterministic_and_shape)
           test_junit_never_replaces_a_file),
          ("SIGINT, SIGTERM or two SIGINTs stop compare and all it started",
           test_signal_stops_everything),
+         ("SIGINTs until it ends: still status 130", test_signals_until_it_ends),
          ("a signal while platter starts: no traceback", test_signal_while_starting),
          ("a user's job file replaces the experiment's description",
           test_workloads_description),
