@@ -126,7 +126,8 @@ def decode_guest(res):
 def keep_cell_files(rec, workdir, dest):
     """A guest cell's own files, kept in dest (the report's cells/ID/):
     the serial console, the drive's trace, fio's JSON, a script's stdout
-    and stderr.  What the cell did not make is not there."""
+    and stderr, the kernel's log (dmesg.txt).  What the cell did not make
+    is not there."""
     raw = (rec.get("guest") or {}).get("raw") or {}
     os.makedirs(dest, exist_ok=True)
     for name in (matrix.CONSOLE_LOG, matrix.DRIVE_TRACE):
@@ -141,6 +142,30 @@ def keep_cell_files(rec, workdir, dest):
         if raw.get(stream):
             with open(os.path.join(dest, f"{stream}.txt"), "w", encoding="utf-8") as f:
                 f.write(raw[stream])
+    log = console_dmesg(os.path.join(workdir, matrix.CONSOLE_LOG))
+    if log is not None:
+        with open(os.path.join(dest, DMESG), "wb") as f:
+            f.write(log)
+
+
+DMESG = "dmesg.txt"
+
+
+def console_dmesg(path):
+    """The kernel's log the guest's init printed on the console before its
+    result (between PLATTER-DMESG-BEGIN and -END lines), or None: a guest
+    that never reached its end printed none."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError:
+        return None
+    begin = text.rfind(b"\nPLATTER-DMESG-BEGIN")
+    end = text.find(b"\nPLATTER-DMESG-END", begin + 1) if begin >= 0 else -1
+    if end < 0:
+        return None
+    body = text[text.index(b"\n", begin + 1) + 1:end + 1]
+    return body.replace(b"\r\n", b"\n")
 
 
 def run_cell(cell, runtime, sim, guest=True, workdir=None, timeout=None):

@@ -492,13 +492,28 @@ def host_path(v, base_dir):
     return os.path.normpath(os.path.join(base_dir, v))
 
 
+def check_client_settings(c, settings, where):
+    """A client's "settings": {NAME: VALUE} for a client that runs a server."""
+    if not c.settings:
+        bad(where, f"{c.name} runs no server: it takes no settings")
+    if not isinstance(settings, dict) or not settings:
+        bad(where, f"{c.settings}: an object of NAME: VALUE, not {settings!r:.60}")
+    for k, v in settings.items():
+        if not clients.SETTING_NAME.fullmatch(k):
+            bad(where, f"{k!r:.60} is not a setting's name (lower-case letters, digits, _ and .)")
+        if isinstance(v, bool) or not isinstance(v, (str, int)) or \
+                not clients.SETTING_VALUE.fullmatch(str(v)):
+            bad(f"{where}.{k}", f"{v!r:.60} is not a value: a number or a word of letters, "
+                                "digits and _ . : + - (at most 64)")
+
+
 # the keys each kind of workload takes besides 'name' and its own
 WORKLOAD_KEYS = {
     "test": ("args", "sim_workload", "sim_args"),
     "fio": ("fs", "mkfs_opts", "mount_opts", "fio_stat", "fio_group", "warmup_s",
             "iops_log_ms", "sim_workload", "sim_args"),
     "script": ("fs", "mkfs_opts", "mount_opts", "programs", "packages"),
-    "client": ("fs", "mkfs_opts", "mount_opts", "headline"),
+    "client": ("fs", "mkfs_opts", "mount_opts", "headline", "settings"),
 }
 WORKLOAD_KINDS = tuple(WORKLOAD_KEYS)
 TARGET_KEYS = ("fs", "mkfs_opts", "mount_opts")
@@ -600,6 +615,8 @@ def check_workload(wl, w, tests, base_dir):
         c = clients.CLIENTS[choices(f"{w}.client", wl["client"], tuple(clients.CLIENTS))]
         if "headline" in wl:
             choices(f"{w}.headline", wl["headline"], c.figures)
+        if "settings" in wl:
+            check_client_settings(c, wl["settings"], f"{w}.settings")
     elif kind != "test":
         check_str(wl[kind], f"{w}.{kind}")
         if base_dir is not None:

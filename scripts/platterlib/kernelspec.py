@@ -3,11 +3,12 @@
 one is (experiment pairs, `platter compare --base/--patched`, run-guest
 --kernel, build-kernel).  A spec is one of
 
-  NAME[,fs=FS][,frontend=FE]    a variant (guest-tests/kernel/variants)
-  tree:PATH[@REV][,config=FILE][,fs=FS][,frontend=FE]
+  NAME[,fs=FS][,frontend=FE][,net=NET]
+                                a variant (guest-tests/kernel/variants)
+  tree:PATH[@REV][,config=FILE][,fs=FS][,frontend=FE][,net=NET]
                                 a local git tree at a revision (any
                                 commit-ish, default HEAD)
-  patches:PATH[@tree:PATH@REV][,config=FILE][,fs=FS][,frontend=FE]
+  patches:PATH[@tree:PATH@REV][,config=FILE][,fs=FS][,frontend=FE][,net=NET]
                                 patch files (git format-patch output, an
                                 mbox, or a directory of *.patch, *.diff,
                                 *.mbox, *.mbx applied in name order) on the pinned
@@ -22,7 +23,9 @@ the harness adds it to the kernel of every cell on that file system
 (with_fs).  frontend=FE likewise merges guest-tests/kernel/frontend-FE.config
 (the drivers of a front end platter.config leaves out: sata's libata and
 AHCI), added to the kernel of every cell on that front end
-(with_frontend).  Paths are relative to base_dir (the experiment file's
+(with_frontend), and net=NET guest-tests/kernel/net-NET.config (the
+network a client needs: PostgreSQL's server listens on an AF_UNIX socket),
+added to the kernel of every cell whose client asks for it.  Paths are relative to base_dir (the experiment file's
 directory, or the current one on a command line) and may start with ~.
 
 Patches are checked when the spec is loaded, before anything is built: a
@@ -105,8 +108,14 @@ def pinned_source():
 
 
 # The fragment options: OPTION=NAME merges guest-tests/kernel/OPTION-NAME.config
-# after platter.config (fs: a file system, frontend: a front end's drivers).
-FRAGMENT_OPTIONS = ("fs", "frontend")
+# after platter.config, in this order (fs: a file system, frontend: a front
+# end's drivers, net: sockets), with what each builds in.  Kept out of
+# platter.config so the kernels committed reports were measured with keep
+# their cache keys and their guest-visible behaviour.
+FRAGMENT_OPTIONS = ("fs", "frontend", "net")
+FRAGMENT_METAVAR = {"fs": "FS", "frontend": "FE", "net": "NET"}
+FRAGMENT_WHAT = {"fs": "a file system to build in", "frontend": "a front end's drivers to build in",
+                 "net": "sockets to build in"}
 
 
 def fragments(option):
@@ -123,10 +132,6 @@ def fragment(option, name):
 
 def fs_fragments():
     return fragments("fs")
-
-
-def fs_fragment(fs):
-    return fragment("fs", fs)
 
 
 def option_of(text, option):
@@ -164,16 +169,21 @@ def with_frontend(text, frontend):
     return with_fragment(text, "frontend", frontend, "run")
 
 
+def _label_part(value):
+    return re.sub(r"[^A-Za-z0-9_+-]+", "-", value)
+
+
 def label(text):
     """The name a spec goes by in cell ids and reports: a variant's own
     name, else KIND-BASENAME[-REV] with every other character a '-'; an
-    fs=FS option adds '+FS', then a frontend=FE option '+FE'."""
+    fs=FS option adds '+FS', then a frontend=FE option '+FE', then net=NET
+    '+NET' (FRAGMENT_OPTIONS' order, however the spec lists them)."""
     for option in reversed(FRAGMENT_OPTIONS):
         value = option_of(text, option)
         if value:
             return label(",".join(o for o in text.split(",")
                                   if not o.startswith(option + "="))) + \
-                "+" + re.sub(r"[^A-Za-z0-9_+-]+", "-", value)
+                "+" + _label_part(value)
     if ":" not in text:
         return text.split(",", 1)[0]
     kind, _, rest = text.partition(":")
@@ -214,7 +224,7 @@ def parse(text, base_dir="", known=None):
         raise Error(f"'{text:.60}': unknown kind '{kind:.20}' ({SYNTAX})")
     k = {"kind": kind, "spec": text, "label": label(text)}
     takes = {"variant": FRAGMENT_OPTIONS, "bzimage": ()}.get(kind, ("config",) + FRAGMENT_OPTIONS)
-    metavar = {"config": "FILE", "fs": "FS", "frontend": "FE"}
+    metavar = {"config": "FILE", **FRAGMENT_METAVAR}
     for opt in opts:
         key, eq, val = opt.partition("=")
         if key not in takes or not eq or not val or key in k:
@@ -223,11 +233,10 @@ def parse(text, base_dir="", known=None):
                 (", each once" if len(takes) > 1 else ", once") if takes
                 else "a prebuilt bzImage takes none") + ")")
         k[key] = val
-    what = {"fs": "a file system to build in", "frontend": "a front end's drivers to build in"}
     for option in FRAGMENT_OPTIONS:
         if option in k and k[option] not in fragments(option):
             raise Error(f"'{text:.60}': {option}={k[option]:.20}: no guest-tests/kernel/"
-                        f"{option}-{k[option]:.20}.config ({what[option]}: "
+                        f"{option}-{k[option]:.20}.config ({FRAGMENT_WHAT[option]}: "
                         f"{', '.join(fragments(option)) or 'none'})")
     if kind == "variant":
         known = variants() if known is None else known
@@ -467,22 +476,25 @@ def run_spec(k):
         if "base" in k:
             text += "@" + run_spec(k["base"])
     return text + (f",config={k['config']}" if "config" in k else "") + \
-        (f",fs={k['fs']}" if "fs" in k else "")
+        "".join(f",{o}={k[o]}" for o in FRAGMENT_OPTIONS if o in k)
 
 
 def shell(k):
     """The resolved spec as shell assignments for build-kernel."""
     out = {"kind": k["kind"], "label": k["label"], "spec": k["spec"],
-           "name": k.get("name", ""), "config": k.get("config", ""), "fs": k.get("fs", ""),
-           "fs_config": fs_fragment(k["fs"]) if "fs" in k else "",
-           "frontend": k.get("frontend", ""),
-           "frontend_config": fragment("frontend", k["frontend"]) if "frontend" in k else "",
+           "name": k.get("name", ""), "config": k.get("config", ""),
+           # what the fragment options add to the label (the build's name)
+           "suffix": "".join("+" + _label_part(k[o]) for o in FRAGMENT_OPTIONS if o in k),
            "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
     tree = k if k["kind"] == "tree" else k.get("base")
     for key in ("path", "gitdir", "commit", "describe", "rev"):
         out["tree_" + key] = tree[key] if tree else ""
     lines = [f"k_{key}={shlex.quote(v)}" for key, v in out.items()]
     lines.append("k_patches=(" + " ".join(shlex.quote(f) for f in k.get("files", [])) + ")")
+    # each fragment option, and its fragment's path ('' when not asked for)
+    lines.append("k_fragment_options=(" + " ".join(FRAGMENT_OPTIONS) + ")")
+    lines.append("k_fragment_paths=(" + " ".join(
+        shlex.quote(fragment(o, k[o]) if o in k else "") for o in FRAGMENT_OPTIONS) + ")")
     return "\n".join(lines)
 
 

@@ -37,11 +37,14 @@ def workload_fs(wl):
 
 def cell_kernel(spec, wl, where, dev=None):
     """The kernel spec a cell runs: with fs=FS when its workload's file
-    system comes from a fragment (btrfs), and frontend=FE when its device's
-    front end does (sata), so the kernel builds them in."""
+    system comes from a fragment (btrfs), net=NET when its client needs
+    sockets (pgbench), and frontend=FE when its device's front end does
+    (sata), so the kernel builds them in."""
     fs = workload_fs(wl)
     try:
         spec = kernelspec.with_fs(spec, fs) if fs else spec
+        for option, name in clients.CLIENTS[wl["client"]].kernel if "client" in wl else ():
+            spec = kernelspec.with_fragment(spec, option, name, f"{wl['client']} client")
         return kernelspec.with_frontend(spec, dev["frontend"]) if dev else spec
     except kernelspec.Error as e:
         expspec.bad(where, str(e))

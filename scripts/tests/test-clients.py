@@ -14,6 +14,7 @@ from platterlib import cellrun  # noqa: E402
 from platterlib import cellsummary  # noqa: E402
 from platterlib import clients  # noqa: E402
 from platterlib import expspec  # noqa: E402
+from platterlib import kernelspec  # noqa: E402
 from platterlib import matrix  # noqa: E402
 from platterlib import paths  # noqa: E402
 
@@ -70,6 +71,57 @@ Throughput 40.4275 MB/sec  1 clients  1 procs  max_latency=28.858 ms
 """
 
 
+# sysbench fileio's run (the client's script), 2 s, xfs, NVMe,
+# st20000nm007d, base kernel
+SYSBENCH_OUT = """sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
+
+Running the test with following options:
+Number of threads: 1
+Initializing random number generator from seed (1).
+
+
+Extra file open flags: (none)
+16 files, 4MiB each
+64MiB total file size
+Block size 16KiB
+Number of IO requests: 0
+Read/Write ratio for combined random IO test: 1.50
+Periodic FSYNC enabled, calling fsync() each 100 requests.
+Calling fsync() at the end of test, Enabled.
+Using synchronous I/O mode
+Doing random write test
+Initializing worker threads...
+
+Threads started!
+
+
+File operations:
+    reads/s:                      0.00
+    writes/s:                     420.58
+    fsyncs/s:                     70.56
+
+Throughput:
+    read, MiB/s:                  0.00
+    written, MiB/s:               6.57
+
+General statistics:
+    total time:                          2.1385s
+    total number of events:              1035
+
+Latency (ms):
+         min:                                    0.02
+         avg:                                    1.94
+         max:                                   27.59
+         95th percentile:                       16.41
+         sum:                                 2005.51
+
+Threads fairness:
+    events (avg/stddev):           1035.0000/0.00
+    execution time (avg/stddev):   2.0055/0.00
+
+"""
+
+
 def test_parsers(_tmp):
     pg = clients.pg_parse(PG_OUT)
     # "seconds": how long each method ran (its "1 second per test" line),
@@ -85,6 +137,14 @@ def test_parsers(_tmp):
     two = clients.fsmark_parse(FSMARK_OUT + FSMARK_HEAD + "     0   50   4096   30.0   1\n")
     assert two["ops"] == 150 and abs(two["files_per_s"] - 150 / (50 / 58.5 + 50 / 60 + 50 / 30)) \
         < 1e-9, two
+    sb = clients.sysbench_parse(SYSBENCH_OUT)
+    # the rates as printed, and how long they were measured (total time)
+    assert sb == {"writes_per_s": 420.58, "fsyncs_per_s": 70.56, "reads_per_s": 0.0,
+                  "written_mib_per_s": 6.57, "seconds": 2.1385}, sb
+    sm = clients.summary({"client": "sysbench"}, SYSBENCH_OUT)
+    assert sm["ios"] == round(420.58 * 2.1385) and sm["iops"] == 420.58, sm
+    sq = clients.sqlite_parse("platter sqlite3: 100 transactions in 3.25 s\n")
+    assert sq == {"tps": 100 / 3.25, "ops": 100}, sq
     db = clients.dbench_parse(DBENCH_OUT)
     assert db == {"mb_per_s": 40.4275, "max_latency_ms": 28.858, "ops": 1360 + 1024 + 1044 + 109}, db
 
@@ -98,14 +158,19 @@ def test_parsers_refuse(_tmp):
             ("pg_test_fsync", "1 second per test\n", "ops/sec"),
             ("fsmark", FSMARK_HEAD, "fs_mark result line"),
             ("fsmark", FSMARK_HEAD + "     0   50   4096   0.0   1\n", "rate of 0"),
-            ("dbench", DBENCH_OUT.replace("Throughput", "Thruput"), "Throughput")):
+            ("dbench", DBENCH_OUT.replace("Throughput", "Thruput"), "Throughput"),
+            ("sysbench", SYSBENCH_OUT.replace("writes/s", "writes"), "writes/s"),
+            ("sysbench", SYSBENCH_OUT.replace("total time", "total"), "total time"),
+            ("sqlite3", "platter sqlite3: 0 transactions in 2.00 s\n", "above 0"),
+            ("sqlite3", "platter sqlite3: 5 transactions in 0.00 s\n", "above 0")):
         try:
             clients.CLIENTS[name].parse(text)
         except clients.ParseError as e:
             assert frag in str(e), (name, str(e))
         else:
             raise AssertionError(f"{name} parsed {text!r:.80}")
-    pieces = [ln for t in (PG_OUT, FSMARK_OUT, DBENCH_OUT) for ln in t.splitlines()]
+    pieces = [ln for t in (PG_OUT, FSMARK_OUT, DBENCH_OUT, SYSBENCH_OUT)
+              for ln in t.splitlines()]
     line = st.one_of(st.sampled_from(pieces), st.text(max_size=60),
                      st.builds(lambda a, b, c: f"  {a}  {b}  4096  {c}  1",
                                st.integers(-5, 10 ** 6), st.integers(-5, 10 ** 6),
@@ -141,13 +206,34 @@ def refused(spec, frag):
 def test_experiment_checks(_tmp):
     exp = expspec.check_experiment(client_spec(), "t", base_dir=os.getcwd())
     assert matrix.workload_fs(exp["workloads"][0]) == "xfs"      # a client's default
-    refused(client_spec(client="nosuch"), "pg_test_fsync, fsmark, dbench")
+    refused(client_spec(client="nosuch"), "pg_test_fsync, fsmark, dbench, sysbench, sqlite3, pgbench")
     refused(client_spec(headline="files_per_s"), "fdatasync, open_datasync")
     refused(client_spec(fs="none"), "needs a file system")
     refused(client_spec(packages=["x"]), "'packages' does not apply")
     refused(client_spec(client=["pg_test_fsync"]), "is not one of")
     expspec.check_experiment(client_spec(headline="open_datasync", fs="ext4",
                                          mount_opts="noatime"), "t", base_dir=os.getcwd())
+    # settings: only for a client that runs a server, and nothing a shell
+    # or the server's command line would split
+    refused(client_spec(settings={"fsync": "off"}), "runs no server")
+    for bad, frag in (({}, "an object of NAME: VALUE"), ([], "an object of NAME: VALUE"),
+                      ({"Fsync": "off"}, "not a setting's name"),
+                      ({"fsync": "off -c x=y"}, "is not a value"),
+                      ({"fsync": "'off'"}, "is not a value"), ({"fsync": True}, "is not a value"),
+                      ({"fsync": ""}, "is not a value"), ({"fsync": 1.5}, "is not a value")):
+        refused(client_spec(client="pgbench", settings=bad), frag)
+    exp = expspec.check_experiment(client_spec(client="pgbench", settings={
+        "wal_sync_method": "open_datasync", "max_wal_senders": 0}), "t", base_dir=os.getcwd())
+    text = clients.script_text(exp["workloads"][0], 2.5)
+    assert "-c max_wal_senders=0 -c wal_sync_method=open_datasync'" in text, text
+    assert " -T 3 -c 1 " in text, text
+    # pgbench's server listens on an AF_UNIX socket: its cells' kernels
+    # are built with net=unix, and no other client's are
+    cells = matrix.cells(exp)
+    assert [c["kernel"] for c in cells] == ["base,net=unix", "fops,net=unix"], cells
+    assert [kernelspec.label(c["kernel"]) for c in cells] == ["base+unix", "fops+unix"], cells
+    assert matrix.cells(expspec.check_experiment(client_spec(), "t", base_dir=os.getcwd()))[0][
+        "kernel"] == "base"
 
 
 def test_cell_and_script(tmp):

@@ -7,6 +7,7 @@ usage: test-kernelspec.py PLATTER_SIM"""
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -313,9 +314,9 @@ def test_fs_option(tmp):
     assert "fs=zfs: no guest-tests/kernel/fs-zfs.config (a file system to build in: btrfs)" \
         in error("base,fs=zfs", tmp)
     assert "a prebuilt bzImage takes none" in error("bzimage:x,fs=btrfs", tmp)
-    assert "'config=x' is not an option here (fs=FS, frontend=FE, each once)" \
+    assert "'config=x' is not an option here (fs=FS, frontend=FE, net=NET, each once)" \
         in error("base,config=x", tmp)
-    assert "(fs=FS, frontend=FE, each once)" in error("base,fs=btrfs,fs=btrfs", tmp)
+    assert "(fs=FS, frontend=FE, net=NET, each once)" in error("base,fs=btrfs,fs=btrfs", tmp)
     # what a run on a file system needs: only a fragment's file system
     # changes the spec; a bzImage boots as it is
     assert kernelspec.with_fs("base", "btrfs") == "base,fs=btrfs"
@@ -325,7 +326,9 @@ def test_fs_option(tmp):
     sh = subprocess.run([sys.executable, "-m", "platterlib.kernelspec",
                          "shell", "fops,fs=btrfs"], capture_output=True, text=True,
                         check=True, env=SCRIPTS_ENV).stdout
-    assert "k_name=fops\n" in sh and "k_fs=btrfs\n" in sh and "fs-btrfs.config" in sh, sh
+    assert "k_name=fops\n" in sh and "k_suffix=+btrfs\n" in sh and \
+        "k_fragment_options=(fs frontend net)\n" in sh, sh
+    assert re.search(r"^k_fragment_paths=\(\S+/fs-btrfs\.config '' ''\)$", sh, re.M), sh
 
 
 def test_fs_kernel_key(tmp):
@@ -374,6 +377,35 @@ def test_fs_cells_get_the_kernel(tmp):
     assert p.returncode == 2 and "fs=zfs: no guest-tests/kernel/fs-zfs.config" in p.stderr
 
 
+def test_net_option(tmp):
+    # net=NET: guest-tests/kernel/net-NET.config (sockets for a client's
+    # server), a kernel of its own whose label ends +NET, after +FS and +FE;
+    # every other kernel keeps its key
+    k = kernelspec.parse("fops,net=unix", tmp, VARIANTS)
+    assert (k["net"], k["label"]) == ("unix", "fops+unix"), k
+    assert kernelspec.label("fops,net=unix,frontend=sata,fs=btrfs") == "fops+btrfs+sata+unix"
+    assert "net=inet: no guest-tests/kernel/net-inet.config (sockets to build in: unix)" \
+        in error("base,net=inet", tmp)
+    assert kernelspec.with_fragment("base,fs=btrfs", "net", "unix", "client") == \
+        "base,fs=btrfs,net=unix"
+    t = linux_like(tmp)
+    k = kernelspec.parse("tree:linux@HEAD~,frontend=sata,net=unix", tmp, VARIANTS)
+    # (a tree's run spec once dropped frontend=)
+    assert kernelspec.run_spec(k) == \
+        f"tree:{t}@{git(t, 'rev-parse', 'HEAD~')},frontend=sata,net=unix"
+    bk = os.path.join(ROOT, "scripts", "build-kernel")
+
+    def run(*args):
+        return subprocess.run([bk, *args], capture_output=True, text=True,
+                              check=True).stdout.splitlines()
+    plain, net = run("--print-inputs", "fops"), run("--print-inputs", "fops,fs=btrfs,net=unix")
+    assert [x.split()[1] for x in net if x not in plain] == ["fs-btrfs.config",
+                                                              "net-unix.config"], net
+    keys = {s: run("--print-key", s)[0] for s in ("fops", "fops,net=unix", "fops,fs=btrfs",
+                                                    "fops,fs=btrfs,net=unix")}
+    assert len(set(keys.values())) == 4, keys
+
+
 def test_frontend_option(tmp):
     # frontend=FE: guest-tests/kernel/frontend-FE.config merged in (sata's
     # libata and AHCI), a kernel of its own (label +FE, after +FS); only a
@@ -393,7 +425,7 @@ def test_frontend_option(tmp):
     sh = subprocess.run([sys.executable, "-m", "platterlib.kernelspec",
                          "shell", "fops,frontend=sata"], capture_output=True, text=True,
                         check=True, cwd=os.path.join(ROOT, "scripts")).stdout
-    assert "k_frontend=sata\n" in sh and "frontend-sata.config" in sh, sh
+    assert "k_suffix=+sata\n" in sh and "frontend-sata.config" in sh, sh
     # one more input of the key; the kernels without it keep theirs
     bk = os.path.join(ROOT, "scripts", "build-kernel")
 

@@ -94,11 +94,18 @@ def user_fio_jobs(tmp):
     assert "fs_config" not in ids["base"] and ids["base"]["uname_r"] == "7.3.4-platter-base", ids
     md = open(os.path.join(out, "report.md")).read()
     assert "| w | sync |" in md and "no sim prediction" in md, md
-    # each cell's own files in the report: the console, the drive's trace
-    # (fsyncs: flushes in it) and fio's JSON as the report read it
+    # each cell's own files in the report: the console, the kernel's log,
+    # the drive's trace (fsyncs: flushes in it) and fio's JSON as the
+    # report read it
     for fs in ("ext4", "btrfs"):
         d = os.path.join(out, "cells", f"rw-{fs}.st20000nm007d.virtio-blk.base")
-        assert sorted(os.listdir(d)) == ["console.log", "drive.trace", "fio.json"], os.listdir(d)
+        assert sorted(os.listdir(d)) == ["console.log", "dmesg.txt", "drive.trace",
+                                         "fio.json"], os.listdir(d)
+        # the kernel's log, whole (the console is quiet): from its first
+        # line, with the file system's mount
+        log = open(os.path.join(d, "dmesg.txt")).read()
+        assert log.startswith("Linux version 7.") and \
+            fs.upper()[:4] in log.upper() and "PLATTER-" not in log, log[:2000]
         with open(os.path.join(d, "fio.json")) as f:
             assert json.load(f)["jobs"][0]["jobname"] == "w"
         trace = open(os.path.join(d, "drive.trace")).read().splitlines()
