@@ -217,6 +217,32 @@ def client_cell(tmp):
     assert stdout == c["guest"]["raw"]["stdout"] and "FSUse%" in stdout, stdout[:300]
 
 
+def fio_examples_sample(tmp):
+    # fio's own examples as Debian ships them, in guest cells: one that runs
+    # as it is, one whose directory= is pointed at the test target, and one
+    # of two stonewalled phases (its headline every I/O over the phases'
+    # times, never their rates summed)
+    ex = "/usr/share/doc/fio/examples"
+    names = ("fsx", "aio-read", "surface-scan")
+    out = os.path.join(tmp, "o")
+    p = subprocess.run([os.path.join(ROOT, "scripts", "platter"), "compare", "seed-fops",
+                        "--sim", SIM, "--runtime", "0.3", "--parallel", "2", "--fs", "ext4",
+                        "--workloads", ",".join(f"{ex}/{n}.fio" for n in names),
+                        "--cells", "*.nvme.base", "--out", out], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "aio-read.fio:8: 'directory=/data1' removed" in p.stderr, p.stderr[-2000:]
+    doc = json.load(open(os.path.join(out, "report.json")))
+    by = {c["id"].split(".")[0]: c["guest"] for c in doc["cells"]}
+    assert sorted(by) == sorted(names), sorted(by)
+    for n, g in by.items():
+        assert g["error"] is None and g["summary"]["iops"] > 0 and g["summary"]["ios"] > 0, (n, g)
+    phases = by["surface-scan"]["summary"]["phases"]
+    assert len(phases) == 2 and sum(ph["ios"] for ph in phases) == \
+        by["surface-scan"]["summary"]["ios"], phases
+    assert by["surface-scan"]["summary"]["iops"] < sum(ph["iops"] for ph in phases), phases
+    assert os.path.isfile(os.path.join(out, "jobs", "aio-read", "aio-read.fio"))
+
+
 def exec_command(tmp):
     # -- CMD ARGS: one command line as it is (no shell: the '$' and the
     # quotes reach the program), in the file system's folder
@@ -297,6 +323,7 @@ tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
          ("platter exec -- CMD ARGS: a command line as it is", exec_command),
          ("an experiment's programs and packages in its cells' guests", experiment_programs),
          ("a ready client (fs_mark from Debian) in a compare cell: its headline", client_cell),
+         ("fio's own examples (fio-examples), unmodified, in guest cells", fio_examples_sample),
          ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
           broken_variant_caught),
