@@ -142,10 +142,6 @@ def option_of(text, option):
     return None
 
 
-def fs_of(text):
-    return option_of(text, "fs")
-
-
 def with_fragment(text, option, name, what):
     """The spec a run on NAME (a file system or front end: what) needs:
     with OPTION=NAME when a fragment builds it in (one platter.config
@@ -171,6 +167,13 @@ def with_frontend(text, frontend):
 
 def _label_part(value):
     return re.sub(r"[^A-Za-z0-9_+-]+", "-", value)
+
+
+def suffix(text):
+    """What a spec's fragment options add to its name: '+FS', '+FE', '+NET'
+    in FRAGMENT_OPTIONS' order ('' for none)."""
+    return "".join("+" + _label_part(v) for v in (option_of(text, o) for o in FRAGMENT_OPTIONS)
+                   if v)
 
 
 def label(text):
@@ -484,7 +487,7 @@ def shell(k):
     out = {"kind": k["kind"], "label": k["label"], "spec": k["spec"],
            "name": k.get("name", ""), "config": k.get("config", ""),
            # what the fragment options add to the label (the build's name)
-           "suffix": "".join("+" + _label_part(k[o]) for o in FRAGMENT_OPTIONS if o in k),
+           "suffix": suffix(k["spec"]),
            "bzimage": k["path"] if k["kind"] == "bzimage" else ""}
     tree = k if k["kind"] == "tree" else k.get("base")
     for key in ("path", "gitdir", "commit", "describe", "rev"):

@@ -122,6 +122,25 @@ Threads fairness:
 """
 
 
+# pgbench -T 2 -c 1 against PostgreSQL 15 in the guest (the client's
+# script), xfs, NVMe, st20000nm007d, base+unix
+PGBENCH_OUT = """pgbench (15.20 (Debian 15.20-0+deb12u1))
+starting vacuum...end.
+transaction type: <builtin: TPC-B (sort of)>
+scaling factor: 1
+query mode: simple
+number of clients: 1
+number of threads: 1
+maximum number of tries: 1
+duration: 2 s
+number of transactions actually processed: 238
+number of failed transactions: 0 (0.000%)
+latency average = 8.364 ms
+initial connection time = 9.344 ms
+tps = 119.554974 (without initial connection time)
+"""
+
+
 def test_parsers(_tmp):
     pg = clients.pg_parse(PG_OUT)
     # "seconds": how long each method ran (its "1 second per test" line),
@@ -145,6 +164,8 @@ def test_parsers(_tmp):
     assert sm["ios"] == round(420.58 * 2.1385) and sm["iops"] == 420.58, sm
     sq = clients.sqlite_parse("platter sqlite3: 100 transactions in 3.25 s\n")
     assert sq == {"tps": 100 / 3.25, "ops": 100}, sq
+    pb = clients.pgbench_parse(PGBENCH_OUT)
+    assert pb == {"tps": 119.554974, "ops": 238, "latency_avg_ms": 8.364}, pb
     db = clients.dbench_parse(DBENCH_OUT)
     assert db == {"mb_per_s": 40.4275, "max_latency_ms": 28.858, "ops": 1360 + 1024 + 1044 + 109}, db
 
@@ -162,6 +183,9 @@ def test_parsers_refuse(_tmp):
             ("sysbench", SYSBENCH_OUT.replace("writes/s", "writes"), "writes/s"),
             ("sysbench", SYSBENCH_OUT.replace("total time", "total"), "total time"),
             ("sqlite3", "platter sqlite3: 0 transactions in 2.00 s\n", "above 0"),
+            ("pgbench", PGBENCH_OUT.replace("tps =", "tps:"), "tps = N"),
+            ("pgbench", PGBENCH_OUT.replace("failed transactions: 0", "failed transactions: 3"),
+             "3 transactions failed"),
             ("sqlite3", "platter sqlite3: 5 transactions in 0.00 s\n", "above 0")):
         try:
             clients.CLIENTS[name].parse(text)
@@ -169,7 +193,7 @@ def test_parsers_refuse(_tmp):
             assert frag in str(e), (name, str(e))
         else:
             raise AssertionError(f"{name} parsed {text!r:.80}")
-    pieces = [ln for t in (PG_OUT, FSMARK_OUT, DBENCH_OUT, SYSBENCH_OUT)
+    pieces = [ln for t in (PG_OUT, FSMARK_OUT, DBENCH_OUT, SYSBENCH_OUT, PGBENCH_OUT)
               for ln in t.splitlines()]
     line = st.one_of(st.sampled_from(pieces), st.text(max_size=60),
                      st.builds(lambda a, b, c: f"  {a}  {b}  4096  {c}  1",

@@ -384,6 +384,10 @@ def test_net_option(tmp):
     k = kernelspec.parse("fops,net=unix", tmp, VARIANTS)
     assert (k["net"], k["label"]) == ("unix", "fops+unix"), k
     assert kernelspec.label("fops,net=unix,frontend=sata,fs=btrfs") == "fops+btrfs+sata+unix"
+    # what a cell's kernel is called in build steps and kernel_identity:
+    # base and base+sata once shared a name there
+    assert kernelspec.suffix("base,net=unix,frontend=sata") == "+sata+unix"
+    assert kernelspec.suffix("tree:x@y,config=c") == ""
     assert "net=inet: no guest-tests/kernel/net-inet.config (sockets to build in: unix)" \
         in error("base,net=inet", tmp)
     assert kernelspec.with_fragment("base,fs=btrfs", "net", "unix", "client") == \
