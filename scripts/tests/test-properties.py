@@ -42,6 +42,7 @@ except ImportError:
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from platterlib import tap  # noqa: E402
+from platterlib import clients as platter_clients  # noqa: E402
 sys.path.insert(0, HERE)
 import families  # noqa: E402
 import dixtrac_sample  # noqa: E402
@@ -523,14 +524,19 @@ def fio_job(text, fs, runtime):
 
 
 @SETTINGS
-@given(st.one_of(st.sampled_from(["pg_test_fsync", "fsmark", "dbench"]), st.text(max_size=12),
+@given(st.one_of(st.sampled_from(list(platter_clients.CLIENTS)), st.text(max_size=12),
                  st.integers(), st.none()),
-       st.one_of(st.none(), st.sampled_from(["fdatasync", "open_sync", "files_per_s",
-                                             "mb_per_s"]), st.text(max_size=12)),
+       st.one_of(st.none(), st.sampled_from(sorted({f for c in platter_clients.CLIENTS.values()
+                                                    for f in c.figures})),
+                 st.text(max_size=12)),
        st.sampled_from([None, "xfs", "ext4", "none", "zfs"]),
        st.one_of(st.none(), st.sampled_from(["a", "b", "global", ""]), st.text(max_size=8)),
-       fio_job_text(), st.sampled_from([0.05, 0.3, 1, 9]), st.text(max_size=200))
-def client_and_group(client, headline, fs, group, job, runtime, stdout):
+       fio_job_text(), st.sampled_from([0.05, 0.3, 1, 9]), st.text(max_size=200),
+       st.one_of(st.none(), st.dictionaries(
+           st.one_of(st.sampled_from(["wal_sync_method", "fsync", "a.b"]), st.text(max_size=10)),
+           st.one_of(st.sampled_from(["open_datasync", "off", 0, 64]), st.text(max_size=10),
+                     st.booleans(), st.floats(allow_nan=True)), max_size=3)))
+def client_and_group(client, headline, fs, group, job, runtime, stdout, server_settings):
     # issue 40's client workloads and "fio_group": refused in one line, or
     # cells whose script is written for the runtime and whose summary of
     # any output is the headline or a ParseError
@@ -538,7 +544,7 @@ def client_and_group(client, headline, fs, group, job, runtime, stdout):
     with scratch() as d:
         write(d, "j.fio", job.encode())
         wls = [{"name": "c", "client": client}, {"name": "f", "fio": "j.fio"}]
-        for key, v in (("headline", headline), ("fs", fs)):
+        for key, v in (("headline", headline), ("fs", fs), ("settings", server_settings)):
             if v is not None:
                 wls[0][key] = v
         if group is not None:
@@ -557,6 +563,11 @@ def client_and_group(client, headline, fs, group, job, runtime, stdout):
                 assert group is None or group in fiojob_sections(d), (group, job)
                 continue
             assert os.path.isfile(cells[0]["host_file"]) and matrix.workload_fs(wl) != "none"
+            # a setting reaches the server's command line as one word
+            # (-c NAME=VALUE inside the script's single quotes)
+            text = open(cells[0]["host_file"]).read()
+            for k, v in (server_settings or {}).items():
+                assert f" -c {k}={v}" in text and "'" not in f"{k}{v}", (k, v)
             res = {"test": "exec", "status": 0, "stdout": stdout, "params": {}}
             try:
                 sm = cellsummary.summarize(res, exp["workloads"][0])
