@@ -215,6 +215,19 @@ def client_cell(tmp):
     assert os.path.isfile(os.path.join(out, "jobs", "fsmark", "fsmark.sh"))
     stdout = open(os.path.join(out, "cells", c["id"], "stdout.txt")).read()
     assert stdout == c["guest"]["raw"]["stdout"] and "FSUse%" in stdout, stdout[:300]
+    # sysbench fileio and sqlite3 (their libraries from Debian's packages
+    # too): each headline from its own output, the drive's flushes behind it
+    doc = compare(os.path.join(tmp, "o2"), "seed-fops", "--workloads",
+                  "client:sysbench,client:sqlite3", cells="*.nvme.base")
+    by = {c["id"].split(".")[0]: c["guest"] for c in doc["cells"]}
+    assert sorted(by) == ["sqlite3", "sysbench"], sorted(by)
+    for name, g in by.items():
+        assert g["error"] is None and g["summary"]["iops"] > 0, (name, g)
+        assert g["summary"]["per_io"]["flushes"] > 0, (name, g["summary"]["per_io"])
+    sb = by["sysbench"]["summary"]["client"]["figures"]
+    assert sb["fsyncs_per_s"] > 0 and "writes/s:" in by["sysbench"]["raw"]["stdout"], sb
+    # sqlite3's runs are whole: a multiple of 25 transactions
+    assert by["sqlite3"]["summary"]["ios"] % 25 == 0, by["sqlite3"]["summary"]
 
 
 def fio_examples_sample(tmp):
@@ -322,7 +335,8 @@ tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
           "--kernel-arg", exec_script),
          ("platter exec -- CMD ARGS: a command line as it is", exec_command),
          ("an experiment's programs and packages in its cells' guests", experiment_programs),
-         ("a ready client (fs_mark from Debian) in a compare cell: its headline", client_cell),
+         ("ready clients (fs_mark, sysbench, sqlite3 from Debian) in compare cells: their "
+          "headlines", client_cell),
          ("fio's own examples (fio-examples), unmodified, in guest cells", fio_examples_sample),
          ("write-through and no-FUA drives: the sim agrees with the guest", drives_from_data),
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
