@@ -15,13 +15,14 @@ host_backports="meson python3-pycotap"
 # guest tools (valgrind for test-qemu --valgrind, clang for build-qemu --check,
 # fio-examples: fio's own job files, which test-platter-fio checks; the
 # ready clients' libraries with what they need in turn (libpq5's
-# Kerberos and LDAP, libmariadb3's TLS): a client's programs come from
-# Debian's packages, and the libraries ldd finds for them from the host)
+# Kerberos and LDAP, libmariadb3's TLS, the PostgreSQL server's ICU and
+# libxml2): a client's programs come from Debian's packages, and the
+# libraries ldd finds for them from the host)
 host_guest_pkgs="libfdt-dev libpixman-1-dev libslirp-dev flex bison
     python3-venv dpkg-dev seabios qemu-system-data bc libelf-dev libssl-dev
     cpio busybox-static xfsprogs btrfs-progs fio valgrind ccache lz4 xz-utils perl
     util-linux procps clang zstd fio-examples
-    libpq5 libmariadb3 libluajit-5.1-2 libsqlite3-0 libreadline8"
+    libpq5 libmariadb3 libluajit-5.1-2 libsqlite3-0 libreadline8 libicu72 libxml2"
 
 # SeaBIOS: at least 1.16.3, from bookworm-backports (pinned, else its newest).
 # bookworm's 1.16.2 waits forever for a D2H interrupt when a command to an
