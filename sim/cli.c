@@ -151,6 +151,9 @@ static bool device_config(const Options *o, HwmConfig *cfg, GError **errp)
         return false;
     }
     cfg->queue_depth = (uint32_t)v;
+    /* the page draws the cache filling and draining: every write-back,
+     * also of data that was durable when acknowledged */
+    cfg->home_events = opt_text(o, "html") != NULL;
     if (policy && !strcmp(policy, "fifo")) {
         cfg->policy = HWM_POLICY_FIFO;
     } else if (policy && !strcmp(policy, "sptf")) {

@@ -80,7 +80,8 @@ static void append_record(GString *s, const HtmlRecord *rec,
     g_string_append_printf(s, ",\"rpm\":%u,\"rev_ns\":%" PRIu64 ","
                            "\"capacity\":%" PRIu64 ",\"queue_depth\":%u,"
                            "\"write_cache\":%s,\"fua\":%s,"
-                           "\"cache_bytes\":%" PRIu64 ",\"units\":%u,"
+                           "\"cache_bytes\":%" PRIu64 ",\"cache_segments\":%u,"
+                           "\"units\":%u,"
                            "\"cylinders\":%u,\"heads\":%u,\"from_ns\":%"
                            PRId64 ",\"durable_full\":%s,", rpm,
                            (uint64_t)(rpm ? (REV_RPM_NS + rpm - 1) / rpm : 0),
@@ -88,7 +89,8 @@ static void append_record(GString *s, const HtmlRecord *rec,
                            hwm_device_queue_depth(dev),
                            hwm_device_write_cache(dev) ? "true" : "false",
                            hwm_device_fua(dev) ? "true" : "false",
-                           hwm_device_cache_bytes(dev), dev_at.units,
+                           hwm_device_cache_bytes(dev),
+                           hwm_device_cache_segments(dev), dev_at.units,
                            dev_at.cylinders, dev_at.heads, rec->from_ns,
                            rec->durable_full ? "true" : "false");
     append_zones(s, dev, &dev_at);
@@ -96,14 +98,14 @@ static void append_record(GString *s, const HtmlRecord *rec,
                     "\"length\",\"submit\",\"start\",\"done\",\"queue\","
                     "\"overhead\",\"seek\",\"rotate\",\"transfer\","
                     "\"destage\",\"hit\",\"durable\",\"read_ahead\","
-                    "\"misses\",\"cyl\",\"head\",\"sector\",\"spt\","
-                    "\"angle\",\"unit\"],\"cmds\":[\n");
+                    "\"misses\",\"cached\",\"cyl\",\"head\",\"sector\","
+                    "\"spt\",\"angle\",\"unit\"],\"cmds\":[\n");
     for (guint i = 0; i < rec->nrows; i++) {
         const HwmEvent *e = &rec->rows[i].e;
         g_string_append_printf(s, "%s[%" PRIu64 ",\"%s\",%d,%" PRIu64 ",%"
                                PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
                                ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%"
-                               PRId64 ",%" PRId64 ",%" PRId64 ",%d,%d,%d,%u",
+                               PRId64 ",%" PRId64 ",%" PRId64 ",%d,%d,%d,%u,%d",
                                i ? ",\n" : "", rec->rows[i].n,
                                hwm_op_name(e->op),
                                (e->flags & HWM_REQ_FUA) != 0, e->offset,
@@ -111,18 +113,20 @@ static void append_record(GString *s, const HtmlRecord *rec,
                                e->time_ns, e->t.queue_ns, e->t.overhead_ns,
                                e->t.seek_ns, e->t.rotate_ns, e->t.transfer_ns,
                                e->t.destage_ns, e->cache_hit, e->durable,
-                               e->read_ahead, e->write_misses);
+                               e->read_ahead, e->write_misses, e->cached);
         append_place(s, dev, e->offset);
         g_string_append_c(s, ']');
     }
+    /* home: 1 for data durable before (a protected buffer's): it only
+     * leaves the cache */
     g_string_append(s, "],\n\"wb_cols\":[\"time\",\"offset\",\"length\","
-                    "\"cyl\",\"head\",\"sector\",\"spt\",\"angle\",\"unit\"],"
-                    "\"wb\":[\n");
+                    "\"home\",\"cyl\",\"head\",\"sector\",\"spt\",\"angle\","
+                    "\"unit\"],\"wb\":[\n");
     for (guint i = 0; i < rec->ndurable; i++) {
         const HwmEvent *e = &rec->durable[i];
-        g_string_append_printf(s, "%s[%" PRId64 ",%" PRIu64 ",%" PRIu64,
+        g_string_append_printf(s, "%s[%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%d",
                                i ? ",\n" : "", e->time_ns, e->offset,
-                               e->length);
+                               e->length, e->kind == HWM_EV_HOME);
         append_place(s, dev, e->offset);
         g_string_append_c(s, ']');
     }

@@ -17,7 +17,8 @@
 typedef struct {
     const TimelineRow *rows;    /* completion order */
     guint nrows;
-    const HwmEvent *durable;    /* DURABLE events, time order */
+    const HwmEvent *durable;    /* write-backs (DURABLE and HOME events),
+                                   time order */
     guint ndurable;
     bool durable_full;          /* more write-backs came than were kept */
     hwm_ns from_ns;             /* --timeline-from */

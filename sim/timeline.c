@@ -69,7 +69,8 @@ struct Timeline {
     hwm_ns from_ns;
     uint64_t completed;     /* commands the run has completed */
     GArray *rows;           /* Row, completion order */
-    GArray *durable;        /* HwmEvent of DURABLE events */
+    GArray *durable;        /* HwmEvent of write-backs: DURABLE events, and
+                               HOME events (--html asks for them) */
     bool durable_full;      /* more came than MAX_DURABLE */
 };
 
@@ -490,8 +491,9 @@ static void draw_markers(GString *s, Layout *l, const Timeline *tl,
                          const HwmDevice *dev)
 {
     for (guint i = 0; i < tl->durable->len; i++) {
-        hwm_ns t = g_array_index(tl->durable, HwmEvent, i).time_ns;
-        if (t < l->t0 || t > l->t1) {
+        const HwmEvent *w = &g_array_index(tl->durable, HwmEvent, i);
+        hwm_ns t = w->time_ns;
+        if (w->kind != HWM_EV_DURABLE || t < l->t0 || t > l->t1) {
             continue;
         }
         g_string_append_printf(s, "<path class=\"durable\" d=\"M%.2f,%.2f "

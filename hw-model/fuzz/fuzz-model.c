@@ -21,7 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     HwmConfig cfg = { .write_cache = (HwmTristate)((sel >> 2) % 3),
                       .fua = HWM_TRISTATE_PROFILE,
                       .queue_depth = (sel >> 4) & 1 ? 4 : 0,
-                      .policy = (HwmPolicy)((sel >> 5) % 3) };
+                      .policy = (HwmPolicy)((sel >> 5) % 3),
+                      /* (shares its bit with the policy's) */
+                      .home_events = (sel >> 7) & 1 };
     HwmDevice *d = hwm_device_new(fuzz_profile(sel & 3), &cfg, NULL);
     if (!d) {
         return 0;   /* e.g. a write cache asked of a profile without one */

@@ -12,10 +12,16 @@
  *     t = hwm_next_event(dev);                 // when something happens next
  *     n = hwm_advance(dev, t, ev, cap);        // run to t, collect events
  *
- * hwm_advance() returns two kinds of events in time order:
+ * hwm_advance() returns these events in time order:
  *   HWM_EV_COMPLETE  a command finished (the host may complete it now);
  *   HWM_EV_DURABLE   a range the host saw acknowledged earlier as volatile
  *                    (a cached write) has reached non-volatile storage.
+ *   HWM_EV_HOME      only with HwmConfig.home_events: a range the host saw
+ *                    acknowledged as durable (a protected buffer's FUA
+ *                    write, a media-cache log's) reached its home on the
+ *                    media and left the cache.  Nothing for the host's
+ *                    data; an observer sees the write-back and the room
+ *                    it frees, which DURABLE events alone leave out.
  * A host that keeps real data (the QEMU driver) keeps the data of cached
  * writes in memory from their completion until the matching DURABLE event,
  * and writes it to its image then; a completion with `durable` set means the
@@ -113,6 +119,8 @@ typedef struct {
     HwmTristate fua;            /* native FUA advertised to the host */
     uint32_t queue_depth;       /* commands the device accepts at once */
     HwmPolicy policy;           /* command scheduling */
+    bool home_events;           /* also report HWM_EV_HOME (an observer
+                                   that draws the cache: a timeline) */
 } HwmConfig;
 
 typedef struct HwmDevice HwmDevice;
@@ -127,6 +135,8 @@ bool hwm_device_write_cache(const HwmDevice *dev);  /* WCE after overrides */
 bool hwm_device_fua(const HwmDevice *dev);          /* native FUA after overrides */
 uint32_t hwm_device_queue_depth(const HwmDevice *dev);
 uint64_t hwm_device_cache_bytes(const HwmDevice *dev);  /* write cache size */
+/* extents the write cache holds at most (cache_segments), whatever their size */
+uint32_t hwm_device_cache_segments(const HwmDevice *dev);
 uint32_t hwm_device_rotation_rpm(const HwmDevice *dev);  /* 0: not rotating */
 /* The platter's angle under the heads at `t`, in millidegrees past the
  * index, [0, 360000): the rotational position every access is timed
@@ -184,7 +194,7 @@ typedef struct {
                              (a FLUSH, or a write waiting for cache room) */
 } HwmBreakdown;
 
-typedef enum { HWM_EV_COMPLETE, HWM_EV_DURABLE } HwmEventKind;
+typedef enum { HWM_EV_COMPLETE, HWM_EV_DURABLE, HWM_EV_HOME } HwmEventKind;
 
 typedef struct {
     HwmEventKind kind;
@@ -199,13 +209,16 @@ typedef struct {
     bool cache_hit;       /* READ served from the cache (write cache or a
                              read segment) without a media access */
     bool durable;         /* WRITE: durable when acknowledged */
+    bool cached;          /* WRITE: acknowledged from the write cache (its
+                             home write owed: a DURABLE event, or a HOME
+                             event if it was durable already) */
     uint32_t write_misses; /* its own media write, or a non-queued FLUSH's
                               write-backs, that missed the sector after a
                               seek, each a revolution inside t.rotate_ns
                               (a command waiting on other write-back sees
                               only destage_ns; HwmStats counts every miss) */
-    /* both: the byte range (COMPLETE: the request's; DURABLE: what became
-       durable) */
+    /* all: the byte range (COMPLETE: the request's; DURABLE: what became
+       durable; HOME: what went home) */
     uint64_t offset;
     uint64_t length;
     bool read_ahead;      /* READ: rode on the read-ahead in progress (its

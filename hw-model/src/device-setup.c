@@ -45,6 +45,7 @@ HwmDevice *hwm_device_new(const HwmProfile *p, const HwmConfig *cfg,
         g_free(d);
         return NULL;
     }
+    d->home_events = cfg->home_events;
     d->queue_depth = cfg->queue_depth ? cfg->queue_depth : p->queue_depth;
     d->policy = cfg->policy ? cfg->policy : p->policy;
     /* a window as large as the queue (or the cache) is all of it, whatever
@@ -163,6 +164,11 @@ uint32_t hwm_device_queue_depth(const HwmDevice *d)
 uint64_t hwm_device_cache_bytes(const HwmDevice *d)
 {
     return d->cache_sectors * HWM_SECTOR_BYTES;
+}
+
+uint32_t hwm_device_cache_segments(const HwmDevice *d)
+{
+    return d->prof.cache_segments;
 }
 
 uint32_t hwm_device_rotation_rpm(const HwmDevice *d)

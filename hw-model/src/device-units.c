@@ -452,6 +452,11 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
                                     .length = r->length * HWM_SECTOR_BYTES };
                     dev_emit(d, &ev);
                 }
+            } else if (d->home_events) {
+                HwmEvent ev = { .kind = HWM_EV_HOME, .time_ns = t,
+                                .offset = e->lba * HWM_SECTOR_BYTES,
+                                .length = e->sectors * HWM_SECTOR_BYTES };
+                dev_emit(d, &ev);
             }
             hwm_cache_finish_destage(&d->cache, e);
         }
@@ -469,6 +474,7 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
                 dev_unreserve(d, c);
                 hwm_cache_insert(&d->cache, c->lba, c->sectors, true,
                              ++d->ack_seq);
+                c->cached = true;
             } else {
                 /* newer data is home: cached copies are stale (once its
                  * commit is over, if it waits for one: finish_cmd) */

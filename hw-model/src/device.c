@@ -100,6 +100,7 @@ static void finish_cmd(HwmDevice *d, Cmd *c, hwm_ns done)
                     .flags = c->req.flags, .submit_ns = c->submit_ns,
                     .start_ns = c->start_ns ? c->start_ns : c->submit_ns,
                     .t = c->t, .cache_hit = c->hit, .durable = c->durable,
+                    .cached = c->cached,
                     .write_misses = c->write_misses,
                     .offset = c->req.offset, .length = c->req.length,
                     .read_ahead = c->read_ahead };
@@ -469,6 +470,7 @@ static void on_ack(HwmDevice *d, Cmd *c, hwm_ns t)
     dev_unreserve(d, c);
     hwm_cache_insert(&d->cache, c->lba, c->sectors, protected, ++d->ack_seq);
     c->durable = protected;
+    c->cached = true;
     c->state = CS_FINISHING;
     finish_cmd(d, c, t);
 }

@@ -63,6 +63,7 @@ typedef struct Cmd {
     uint64_t flush_cut;     /* FLUSH: acknowledgements it must cover */
     bool reserved;          /* holds a cache reservation */
     bool hit, durable;
+    bool cached;            /* WRITE: acknowledged from the write cache */
     bool committing;    /* programmed in place, waiting for the commit:
                            still a running write until it completes */
     bool read_ahead;        /* READ: rode on the read-ahead in progress */
@@ -141,6 +142,7 @@ struct HwmDevice {
     ReadCache rc;               /* read segments and read-ahead (rotating) */
 
     bool wce, fua;
+    bool home_events;           /* HwmConfig.home_events */
     uint32_t queue_depth;
     HwmPolicy policy;
     uint32_t queue_window;      /* commands sptf compares (UINT32_MAX: all) */

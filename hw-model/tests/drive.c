@@ -116,8 +116,9 @@ static bool on_event(Drive *d, const HwmEvent *e, hwm_ns at,
         g_printerr("  %" G_GINT64_FORMAT " %s tag=%" G_GUINT64_FORMAT
                    " %s %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT
                    " durable=%d\n", e->time_ns,
-                   e->kind == HWM_EV_DURABLE ? "DURABLE" : "COMPLETE", e->tag,
-                   e->kind == HWM_EV_DURABLE ? "" : hwm_op_name(e->op),
+                   e->kind == HWM_EV_DURABLE ? "DURABLE" :
+                   e->kind == HWM_EV_HOME ? "HOME" : "COMPLETE", e->tag,
+                   e->kind != HWM_EV_COMPLETE ? "" : hwm_op_name(e->op),
                    e->offset / 512, e->length / 512, e->durable);
     }
     if (e->time_ns != at) {
@@ -126,6 +127,15 @@ static bool on_event(Drive *d, const HwmEvent *e, hwm_ns at,
     }
     if (e->kind == HWM_EV_DURABLE) {
         mark(d, e->offset, e->length, 0);
+        return true;
+    }
+    if (e->kind == HWM_EV_HOME) {
+        /* data durable already went home: nothing changes for the host
+         * (newer volatile data of the range may have come meanwhile) */
+        if (e->length == 0 || e->length % 512 || e->offset % 512) {
+            return fail(d, "HOME of %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT
+                        " bytes: not whole sectors", e->offset, e->length);
+        }
         return true;
     }
     gpointer v;

@@ -5,6 +5,7 @@
  * reads and write-back reordering.
  * GLib test framework, TAP with --tap; the helpers are model-test.h's.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "drive.h"
@@ -209,6 +210,56 @@ static void test_desktop_write_cache_bytes(void)
                                           MIB_, 3 * MS), ==, 40);
 }
 
+/*
+ * FUA writes into a protected buffer (st20000nm007d's): durable when
+ * acknowledged, yet in the cache until written home.  With home_events a
+ * HOME event reports each one's write-back (a timeline draws the cache
+ * with them); without, there is none, and the model runs the same.
+ * Returns the event trace as text; `homes` gets the HOME offsets.
+ */
+static GString *fua_into_buffer(bool home_events, GArray *homes)
+{
+    g_autoptr(HwmProfile) p = load("st20000nm007d");
+    HwmConfig cfg = { .write_cache = HWM_ON, .home_events = home_events };
+    g_autoptr(HwmDevice) d = hwm_device_new(p, &cfg, NULL);
+    uint64_t s = 5, blocks = (100ull << 30) / 4096;
+    GString *trace = g_string_new(NULL);
+    hwm_ns t = 0;
+    HwmEvent ev;
+
+    g_assert_nonnull(d);
+    for (uint64_t i = 0; i < 40; i++) {
+        submit(d, t, i, HWM_OP_WRITE, HWM_REQ_FUA,
+               hwm_splitmix64(&s) % blocks * 4096, 4096);
+        ev = next_completion(d);
+        g_assert_true(ev.durable && ev.cached);
+        g_string_append_printf(trace, "C %" PRIu64 " %" PRId64 "\n", ev.tag,
+                               ev.time_ns);
+        t = ev.time_ns;
+    }
+    for (hwm_ns at; (at = hwm_next_event(d)) != HWM_NEVER;) {
+        while (hwm_advance(d, at, &ev, 1) == 1) {
+            g_assert_cmpint(ev.kind, !=, HWM_EV_DURABLE);
+            g_assert_cmpint(ev.kind, ==, HWM_EV_HOME);
+            g_assert_cmpuint(ev.length, ==, 4096);
+            g_array_append_val(homes, ev.offset);
+        }
+    }
+    return trace;
+}
+
+static void test_home_events(void)
+{
+    g_autoptr(GArray) on = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    g_autoptr(GArray) off = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    g_autoptr(GString) a = fua_into_buffer(true, on);
+    g_autoptr(GString) b = fua_into_buffer(false, off);
+
+    g_assert_cmpuint(on->len, ==, 40);      /* each write went home once */
+    g_assert_cmpuint(off->len, ==, 0);
+    g_assert_cmpstr(a->str, ==, b->str);    /* an observer changes nothing */
+}
+
 /* one registration per test: a list (duplicates pairs such lists across
  * the subject files by shape) */
 int main(int argc, char **argv)
@@ -224,6 +275,7 @@ int main(int argc, char **argv)
     g_test_add_func("/durability/queued-flush-hdd", test_durability_queued_flush);
     g_test_add_func("/durability/read-path", test_durability_read_path);
     g_test_add_func("/durability/reordering", test_durability_reordering);
+    g_test_add_func("/cache/home-events", test_home_events);
     g_test_add_func("/cache/desktop-write-segments",
                     test_desktop_write_segments);
     g_test_add_func("/cache/desktop-write-cache-bytes",

@@ -40,7 +40,9 @@
     t1 = Math.max(t1, c.done);
     c.media = rotating && (c.op === 'READ' || c.op === 'WRITE') && !c.hit &&
               (c.seek > 0 || c.rotate > 0);
-    c.cached = c.op === 'WRITE' && !c.durable && R.write_cache;
+    /* acknowledged from the write cache, volatile or protected: its home
+     * write is owed (the record's own flag) */
+    c.cached = c.op === 'WRITE' && !!c.cached;
     /* the end of its wait in the queue, where its bar turns from grey */
     c.served = c.submit + c.queue;
   });
@@ -155,13 +157,32 @@
     }
     return { list: list, serving: serving };
   }
+  /* when each cached write left the cache: the first write-back after it
+   * that covers its first byte (a write-back may carry several writes) */
+  (function homes() {
+    var byTime = wbs.slice().sort(function (a, b) { return a.time - b.time; });
+    cmds.forEach(function (c) {
+      c.home = Infinity;
+      if (!c.cached) { return; }
+      for (var i = 0; i < byTime.length; i++) {
+        var w = byTime[i];
+        if (w.time >= c.done && w.offset <= c.offset &&
+            c.offset < w.offset + w.length) {
+          c.home = w.time;
+          return;
+        }
+      }
+    });
+  })();
   function dirtyAt(t) {
     var bytes = 0, extents = [];
     cmds.forEach(function (c) {
-      if (c.cached && c.done <= t) { bytes += c.length; extents.push(c); }
+      if (c.cached && c.done <= t && t < c.home) {
+        bytes += c.length;
+        extents.push(c);
+      }
     });
-    wbs.forEach(function (w) { if (w.time <= t) { bytes -= w.length; } });
-    return { bytes: Math.max(0, bytes), extents: extents };
+    return { bytes: bytes, extents: extents };
   }
 
   /* ---- text ------------------------------------------------------------ */
@@ -333,7 +354,10 @@
     g.fillStyle = '#eee';
     g.fillRect(0, 0, W, 18);
     g.fillStyle = '#ffd92f';
-    g.fillRect(0, 0, W * Math.min(1, s.dirty_bytes / cap), 18);
+    /* full at whichever limit comes first: its bytes or its segments */
+    var full = Math.max(s.dirty_bytes / cap,
+                        s.dirty.extents.length / Math.max(1, R.cache_segments));
+    g.fillRect(0, 0, W * Math.min(1, full), 18);
     g.fillStyle = '#eee';
     g.fillRect(0, 28, W, 18);
     g.fillStyle = '#e6550d';
@@ -341,11 +365,14 @@
       g.fillRect(W * c.offset / R.capacity, 28, 2, 18);
     });
     g.fillStyle = '#222';
-    g.fillText('dirty bytes / cache', 4, 13);
+    g.fillText('cached writes / cache', 4, 13);
     g.fillText('where they go (LBA 0 .. end)', 4, 41);
     document.getElementById('cache-text').textContent = R.write_cache ?
-      s.dirty_bytes + ' of ' + R.cache_bytes + ' bytes dirty (writes in ' +
-      'this window, less the write-backs that made them durable)' :
+      s.dirty.extents.length + ' writes (' + s.dirty_bytes + ' bytes) wait ' +
+      'in the cache for their write-back, of at most ' + R.cache_segments +
+      ' segments and ' + R.cache_bytes + ' bytes (writes in this window ' +
+      'that the cache took: volatile, or durable in a protected buffer; ' +
+      'both take room until they are home)' :
       'write cache off: every write goes to the media before it completes';
   }
 

@@ -49,11 +49,23 @@ def record(path):
     assert rec["v"] == 1, rec["v"]
     rec["C"] = [C(rec["cmd_cols"], r) for r in rec["cmds"]]
     rec["W"] = [C(rec["wb_cols"], r) for r in rec["wb"]]
+    byt = sorted(rec["W"], key=lambda w: w.time)
     for c in rec["C"]:
         c.served = c.submit + c.queue
+        # a cached write (volatile, or durable in a protected buffer) is in
+        # the cache from its completion to the first write-back covering it
+        c.home = next((w.time for w in byt if w.time >= c.done and
+                       w.offset <= c.offset < w.offset + w.length), float("inf")) \
+            if c.op == "WRITE" and c.cached else None
         c.media = (rec["rpm"] > 0 and c.op in ("READ", "WRITE") and not c.hit
                    and (c.seek > 0 or c.rotate > 0))
     return rec
+
+
+def cached_at(rec, t):
+    """(writes, bytes) waiting in the cache for their write-back at t."""
+    held = [c for c in rec["C"] if c.home is not None and c.done <= t < c.home]
+    return len(held), sum(c.length for c in held)
 
 
 def angle_mdeg(t, rpm):
@@ -98,6 +110,10 @@ def instants(rec):
     t0 = min(c.submit for c in rec["C"])
     t1 = max(c.done for c in rec["C"])
     out.append(("middle of the run", (t0 + t1) // 2, None, None))
+    # the cache at its fullest in the window (the last cached write's end)
+    cached = [c for c in rec["C"] if c.home is not None]
+    if cached:
+        out.append(("cache fullest", max(c.done for c in cached), None, None))
     return out
 
 
@@ -122,6 +138,9 @@ def check_page(b, path, tmp, shots=None):
         assert s["angle_mdeg"] == angle_mdeg(t, rec["rpm"]), (where, s["angle_mdeg"])
         if cyl is not None:
             assert s["cyl"] == cyl and not s["moving"], (where, s, cyl)
+        # the cache bar: what the record says the cache holds then
+        assert s["dirty_bytes"] == cached_at(rec, t)[1], (where, s["dirty_bytes"],
+                                                          cached_at(rec, t))
         if seeking is not None:
             lo, hi = sorted((start["cyl"], seeking.cyl))
             assert s["moving"] and lo <= s["cyl"] <= hi, (where, s, start["cyl"], seeking.cyl)
@@ -183,6 +202,28 @@ def main():
             assert size < SIZE_LIMIT, size
             assert load < LOAD_LIMIT_S, load
             check_page(b, page, tmp.name)
+
+        def cache_fill():
+            # lesson 4: random FUA writes into a protected buffer fill the
+            # cache, and write-backs drain it with the arm moving (the page
+            # showed 0 bytes and a still arm: the model reported no
+            # write-back of data that was durable when acknowledged)
+            page = os.path.join(ROOT, "docs", "teaching", "cache-fill.html")
+            rec = record(page)
+            assert rec["W"] and all(w.home for w in rec["W"]), len(rec["W"])
+            b.navigate("file://" + page)
+            last = max(c.done for c in rec["C"] if c.home is not None)
+            n, nbytes = cached_at(rec, last)
+            assert n >= rec["cache_segments"] * 9 // 10, (n, rec["cache_segments"])
+            s = play_to(b, last)
+            assert s["dirty_bytes"] == nbytes > 0, (s["dirty_bytes"], nbytes)
+            cyls = set()
+            for w in rec["W"][:6]:
+                cyls.add(play_to(b, w.time)["cyl"])
+            assert len(cyls) > 1, cyls
+
+        tests.append(("lesson 4 (cache-fill.html): the cache fills, write-backs drain it, "
+                      "the arm moves", cache_fill))
 
         def flash():
             page = os.path.join(tmp.name, "flash.html")

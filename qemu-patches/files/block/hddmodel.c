@@ -359,9 +359,9 @@ void GRAPH_RDLOCK hdd_deliver(BDRVHddState *s, hwm_ns now)
         for (i = 0; i < n; i++) {
             if (ev[i].kind == HWM_EV_COMPLETE) {
                 hdd_handle_complete(s, &ev[i]);
-            } else {
+            } else if (ev[i].kind == HWM_EV_DURABLE) {
                 hdd_destage(s, ev[i].offset, ev[i].length);
-            }
+            }   /* (HWM_EV_HOME: not asked for, and no data to move) */
         }
     } while (n == HDD_EVENT_BATCH);
     if (s->state != HDD_CUT) {
