@@ -304,8 +304,9 @@
     g.arc(418, 22, 7, 0, 2 * Math.PI);
     g.fill();
     g.fillStyle = '#222';
-    g.fillText('head: cylinder ' + s.cyl + (s.moving ? ' (seeking)' : ''),
-               6, 14);
+    g.fillText('head: cylinder ' + s.cyl + (s.moving_for === 'seek' ? ' (seeking)' :
+               s.moving_for ? ' (on its way to a write-back: seek and ' +
+               'rotation)' : ''), 6, 14);
     g.fillText('platter ' + (ang / 1000).toFixed(1) + '\u00b0 past the index, ' +
                R.rpm + ' rpm', 6, 28);
   }
@@ -510,6 +511,11 @@
       cyl: Math.round(arm.cyl),
       cyl_exact: arm.cyl,
       moving: arm.moving,
+      /* what the arm moves for: a command's seek (its time exact), or a
+       * write-back, whose record gives only its end (seek and rotation,
+       * drawn as one move) */
+      moving_for: arm.moving ? (arm.to.what === 'write-back' ? 'write-back'
+                                                             : 'seek') : null,
       head: arm.head,
       angle_mdeg: angleMdeg(t),
       target: acc ? { what: acc.what, cyl: acc.cyl, angle: acc.angle } : null,
@@ -521,7 +527,8 @@
   function publicState() {
     var s = state();
     return { t_ns: s.t_ns, cmd: s.cmd, phase: s.phase, queued: s.queued,
-             cyl: rotating ? s.cyl : null, moving: s.moving, head: s.head,
+             cyl: rotating ? s.cyl : null, moving: s.moving,
+             moving_for: s.moving_for, head: s.head,
              angle_mdeg: s.angle_mdeg, target: s.target,
              dirty_bytes: s.dirty_bytes, selected: selected ? selected.n : null,
              explain: document.getElementById('explain').textContent,

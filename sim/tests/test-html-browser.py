@@ -144,6 +144,9 @@ def check_page(b, path, tmp, shots=None):
         if seeking is not None:
             lo, hi = sorted((start["cyl"], seeking.cyl))
             assert s["moving"] and lo <= s["cyl"] <= hi, (where, s, start["cyl"], seeking.cyl)
+            # a command's seek says so; a move to a write-back is labelled
+            # as that, not as a seek (the head waits for rotation in it too)
+            assert s["moving_for"] == "seek", (where, s)
         png = b.screenshot()
         colors = cdp.png_colors(png)
         assert colors >= 8, (where, "screenshot looks blank", colors)
@@ -217,10 +220,14 @@ def main():
             assert n >= rec["cache_segments"] * 9 // 10, (n, rec["cache_segments"])
             s = play_to(b, last)
             assert s["dirty_bytes"] == nbytes > 0, (s["dirty_bytes"], nbytes)
-            cyls = set()
+            cyls, labels = set(), set()
             for w in rec["W"][:6]:
+                labels.add(play_to(b, w.time - 1000)["moving_for"])
                 cyls.add(play_to(b, w.time)["cyl"])
             assert len(cyls) > 1, cyls
+            # on its way to a write-back the head is not "seeking": its
+            # record gives only the end, seek and rotation in one
+            assert "write-back" in labels and "seek" not in labels, labels
 
         tests.append(("lesson 4 (cache-fill.html): the cache fills, write-backs drain it, "
                       "the arm moves", cache_fill))
