@@ -117,6 +117,21 @@ static void append_record(GString *s, const HtmlRecord *rec,
         append_place(s, dev, e->offset);
         g_string_append_c(s, ']');
     }
+    /* the other commands in the drive during the rows' window (the queue
+     * depth the drive holds, not only the window's own commands) */
+    hwm_ns t0 = HWM_NEVER, t1 = 0;
+    for (guint i = 0; i < rec->nrows; i++) {
+        t0 = MIN(t0, rec->rows[i].e.submit_ns);
+        t1 = MAX(t1, rec->rows[i].e.time_ns);
+    }
+    g_string_append(s, "],\n\"others\":[");
+    for (guint i = 0, n = 0; i < rec->nothers; i++) {
+        if (rec->others[i][0] < t1 && rec->others[i][1] > t0) {
+            g_string_append_printf(s, "%s[%" PRId64 ",%" PRId64 "]",
+                                   n++ ? "," : "", rec->others[i][0],
+                                   rec->others[i][1]);
+        }
+    }
     /* home: 1 for data durable before (a protected buffer's): it only
      * leaves the cache */
     g_string_append(s, "],\n\"wb_cols\":[\"time\",\"offset\",\"length\","

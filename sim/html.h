@@ -21,6 +21,9 @@ typedef struct {
                                    time order */
     guint ndurable;
     bool durable_full;          /* more write-backs came than were kept */
+    const hwm_ns (*others)[2];  /* submit, done of commands not among the
+                                   rows, in the drive beside them */
+    guint nothers;
     hwm_ns from_ns;             /* --timeline-from */
     const char *command;        /* the caption */
 } HtmlRecord;

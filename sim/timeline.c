@@ -69,6 +69,11 @@ struct Timeline {
     hwm_ns from_ns;
     uint64_t completed;     /* commands the run has completed */
     GArray *rows;           /* Row, completion order */
+    GArray *others;         /* hwm_ns[2], submit and done, of commands not
+                               among the rows that may be in the drive
+                               during their window (the page counts them in
+                               the queue) */
+    hwm_ns rows_end;        /* the rows' last completion, once they are in */
     GArray *durable;        /* HwmEvent of write-backs: DURABLE events, and
                                HOME events (--html asks for them) */
     bool durable_full;      /* more came than MAX_DURABLE */
@@ -134,6 +139,7 @@ Timeline *timeline_open(const char *path, const char *html,
     tl->count = (uint32_t)n;
     tl->from_ns = (hwm_ns)from_ns;
     tl->rows = g_array_new(FALSE, FALSE, sizeof(Row));
+    tl->others = g_array_new(FALSE, FALSE, sizeof(hwm_ns[2]));
     tl->durable = g_array_new(FALSE, FALSE, sizeof(HwmEvent));
     if ((path && !outfile_open(&tl->svg, "--timeline", path, errp)) ||
         (html && !outfile_open(&tl->html, "--html", html, errp))) {
@@ -152,6 +158,13 @@ void timeline_event(Timeline *tl, const HwmEvent *e)
         if (!full && e->submit_ns >= tl->from_ns) {
             Row r = { .n = tl->completed, .e = *e };
             g_array_append_val(tl->rows, r);
+            tl->rows_end = MAX(tl->rows_end, e->time_ns);
+        } else if (e->time_ns > tl->from_ns &&
+                   (!full || e->submit_ns < tl->rows_end)) {
+            /* submitted before the window, or in it and done after its
+             * rows: in the drive beside them */
+            hwm_ns span[2] = { e->submit_ns, e->time_ns };
+            g_array_append_val(tl->others, span);
         }
     } else if (!full && e->time_ns >= tl->from_ns) {
         if (tl->durable->len < MAX_DURABLE) {
@@ -640,6 +653,8 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
             .durable = (const HwmEvent *)(void *)tl->durable->data,
             .ndurable = tl->durable->len,
             .durable_full = tl->durable_full,
+            .others = (const hwm_ns (*)[2])(void *)tl->others->data,
+            .nothers = tl->others->len,
             .from_ns = tl->from_ns,
             .command = tl->command,
         };
@@ -753,6 +768,7 @@ void timeline_free(Timeline *tl)
     outfile_free(&tl->html);
     g_free(tl->command);
     g_array_unref(tl->rows);
+    g_array_unref(tl->others);
     g_array_unref(tl->durable);
     g_free(tl);
 }

@@ -33,6 +33,8 @@
   }
   var cmds = rows(R.cmds, R.cmd_cols);
   var wbs = rows(R.wb, R.wb_cols);
+  /* [submit, done] of the other commands in the drive beside the window's */
+  var others = R.others || [];
   var rotating = R.rpm > 0;
   var t0 = Infinity, t1 = 0;
   cmds.forEach(function (c) {
@@ -155,7 +157,9 @@
     if (!serving && list.length) {
       serving = list.reduce(function (a, b) { return a.n < b.n ? a : b; });
     }
-    return { list: list, serving: serving };
+    var more = 0;
+    others.forEach(function (o) { if (o[0] <= t && t < o[1]) { more++; } });
+    return { list: list, serving: serving, others: more };
   }
   /* when each cached write left the cache: the first write-back after it
    * that covers its first byte (a write-back may carry several writes) */
@@ -349,6 +353,11 @@
     if (flight.list.length > 8) {
       html += '<div>... and ' + (flight.list.length - 8) + ' more</div>';
     }
+    if (flight.others) {
+      html += '<div>and ' + flight.others + ' outside the window\'s ' +
+              cmds.length + ' commands (' + (flight.list.length +
+              flight.others) + ' in the drive)</div>';
+    }
     q.innerHTML = html || '<div>(empty: host time)</div>';
     var g = cache, W = 420, cap = Math.max(1, R.cache_bytes);
     g.clearRect(0, 0, W, 56);
@@ -507,7 +516,7 @@
       cmd: flight.serving ? flight.serving.n : null,
       cmd_obj: flight.serving,
       phase: flight.serving ? phaseOf(flight.serving, t) : null,
-      queued: flight.list.length,
+      queued: flight.list.length + flight.others,
       cyl: Math.round(arm.cyl),
       cyl_exact: arm.cyl,
       moving: arm.moving,

@@ -62,6 +62,12 @@ def record(path):
     return rec
 
 
+def in_drive(rec, t):
+    """Commands in the drive at t: the window's and the others beside them."""
+    return sum(c.submit <= t < c.done for c in rec["C"]) + \
+        sum(o[0] <= t < o[1] for o in rec["others"])
+
+
 def cached_at(rec, t):
     """(writes, bytes) waiting in the cache for their write-back at t."""
     held = [c for c in rec["C"] if c.home is not None and c.done <= t < c.home]
@@ -138,6 +144,7 @@ def check_page(b, path, tmp, shots=None):
         assert s["angle_mdeg"] == angle_mdeg(t, rec["rpm"]), (where, s["angle_mdeg"])
         if cyl is not None:
             assert s["cyl"] == cyl and not s["moving"], (where, s, cyl)
+        assert s["queued"] == in_drive(rec, t), (where, s["queued"], in_drive(rec, t))
         # the cache bar: what the record says the cache holds then
         assert s["dirty_bytes"] == cached_at(rec, t)[1], (where, s["dirty_bytes"],
                                                           cached_at(rec, t))
@@ -231,6 +238,19 @@ def main():
 
         tests.append(("lesson 4 (cache-fill.html): the cache fills, write-backs drain it, "
                       "the arm moves", cache_fill))
+
+        def ncq_depth():
+            # lesson 3: 32 reads in the drive at once, as the drive holds
+            # them (the page counted only its window's 40 commands: 24)
+            page = os.path.join(ROOT, "docs", "teaching", "ncq-qd32.html")
+            rec = record(page)
+            b.navigate("file://" + page)
+            mid = (min(c.submit for c in rec["C"]) + max(c.done for c in rec["C"])) // 2
+            s = play_to(b, mid)
+            assert s["queued"] == in_drive(rec, mid) and s["queued"] >= 31, s["queued"]
+
+        tests.append(("lesson 3 (ncq-qd32.html): the queue as deep as the drive holds it",
+                      ncq_depth))
 
         def flash():
             page = os.path.join(tmp.name, "flash.html")
