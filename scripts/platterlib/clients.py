@@ -48,6 +48,12 @@ class Client:
     settings: str = ""       # what the workload's "settings" set ("": none)
 
 
+def whole_secs(runtime_s):
+    """A runtime as the whole seconds a client's own option takes (dbench -t,
+    sysbench --time, pgbench -T): rounded up, at least 1."""
+    return max(1, math.ceil(runtime_s))
+
+
 def deadline_loop(runtime_s, command):
     """Shell lines that run COMMAND again and again until the cell's
     runtime has passed (the guest's clock is virtual: /proc/uptime is
@@ -71,7 +77,7 @@ PG_TESTS = 4
 def pg_secs(runtime_s):
     """pg_test_fsync's -s (whole seconds per method) for a runtime: the
     section measured runs its methods one after another."""
-    return max(1, math.ceil(runtime_s / PG_TESTS))
+    return whole_secs(runtime_s / PG_TESTS)
 
 
 def pg_script(runtime_s, _settings):
@@ -149,13 +155,9 @@ DBENCH_LINE = re.compile(r"^Throughput ([\d.]+) MB/sec\s+(\d+) clients?\s+(\d+) 
 DBENCH_LOADFILE = "/usr/share/dbench/client.txt"
 
 
-def dbench_secs(runtime_s):
-    return max(1, math.ceil(runtime_s))
-
-
 def dbench_script(runtime_s, _settings):
     return ("# dbench 4.0, one client replaying its client.txt load (no warm-up)\n"
-            f"exec dbench -c {DBENCH_LOADFILE} -t {dbench_secs(runtime_s)} -D . 1\n")
+            f"exec dbench -c {DBENCH_LOADFILE} -t {whole_secs(runtime_s)} -D . 1\n")
 
 
 DBENCH_OP = re.compile(r"^\s*([A-Z][A-Za-z]+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s*$")
@@ -187,7 +189,7 @@ def sysbench_script(runtime_s, _settings):
             f"sysbench fileio {SYSBENCH_FILES} prepare >/tmp/sysbench-prepare.log 2>&1 || "
             "{ cat /tmp/sysbench-prepare.log >&2; exit 1; }\n"
             f"exec sysbench fileio {SYSBENCH_FILES} --file-test-mode=rndwr --rand-seed=1 "
-            f"--threads=1 --events=0 --time={max(1, math.ceil(runtime_s))} run\n")
+            f"--threads=1 --events=0 --time={whole_secs(runtime_s)} run\n")
 
 
 def sysbench_parse(text):
@@ -246,10 +248,6 @@ SETTING_NAME = re.compile(r"[a-z][a-z0-9_.]{0,62}")
 SETTING_VALUE = re.compile(r"[A-Za-z0-9_.:+-]{1,64}")
 
 
-def pgbench_secs(runtime_s):
-    return max(1, math.ceil(runtime_s))
-
-
 def pgbench_script(runtime_s, settings):
     server = " ".join(["-c listen_addresses= -k /tmp"] +
                       [f"-c {k}={v}" for k, v in sorted(settings.items())])
@@ -272,7 +270,7 @@ def pgbench_script(runtime_s, settings):
         ">/tmp/pg_ctl.log 2>&1 || log 'the server start' /tmp/postgres.log\n"
         f"pg \"$bin/pgbench -h /tmp -U postgres -i -s {PGBENCH_SCALE} -q postgres\" "
         ">/tmp/pgbench-i.log 2>&1 || log 'pgbench -i' /tmp/pgbench-i.log\n"
-        f"pg \"$bin/pgbench -h /tmp -U postgres -T {pgbench_secs(runtime_s)} -c 1 postgres\" "
+        f"pg \"$bin/pgbench -h /tmp -U postgres -T {whole_secs(runtime_s)} -c 1 postgres\" "
         "2>&1 || log pgbench /tmp/postgres.log\n"
         "pg \"$bin/pg_ctl -D $data -m fast -w stop\" >/dev/null 2>&1\n")
 
