@@ -349,6 +349,19 @@ def test_compare_cli(tmp):
     with open(os.path.join(out + "2", "report.json")) as f:
         assert sorted(c["workload"] for c in json.load(f)["cells"]) == ["fsmark-ext4",
                                                                       "fsmark-xfs"]
+    # a job file before a client: the file on the raw device, the client
+    # on xfs (the file's default once reached the client: refused, "needs
+    # a file system")
+    job = os.path.join(tmp, "w.fio")
+    with open(job, "w") as f:
+        f.write("[w]\nrw=randwrite\nbs=4k\n")
+    p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--sim-only",
+                        "--workloads", f"{job},client:sqlite3", "--cells", "*.nvme.base",
+                        "--runtime", "1", "--out", out + "4"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    with open(os.path.join(out + "4", "report.json")) as f:
+        wls = {w["name"]: w for w in json.load(f)["spec"]["workloads"]}
+    assert (wls["w"]["fs"], wls["sqlite3"]["fs"]) == ("none", "xfs"), wls
     p = subprocess.run([PLATTER, "compare", "seed-fops", "--sim", SIM, "--sim-only",
                         "--workloads", "client:nosuch", "--out", out + "3"],
                        capture_output=True, text=True)
