@@ -5,6 +5,9 @@ import os
 import sys
 import tempfile
 
+# how much of each failure's reason the closing summary repeats (chars)
+SHORT_WHY = 800
+
 
 def run(checks, with_tmpdir=False):
     """checks: [(name, fn)]; fn() or fn(tmpdir).  Exits with the verdict.
@@ -15,6 +18,7 @@ def run(checks, with_tmpdir=False):
     if only:
         checks = [c for c in checks if only in c[0]]
     passed = 0
+    failed = []
     for i, (name, fn) in enumerate(checks, 1):
         why = ""
         try:
@@ -36,6 +40,11 @@ def run(checks, with_tmpdir=False):
         print(f"{'not ok' if why else 'ok'} {i} {name}")
         if why:
             print("# " + why.replace("\n", "\n# "))
+            failed.append((i, name, why))
         sys.stdout.flush()
+    # again, short, where a log cut to its head and tail still shows it
+    for i, name, why in failed:
+        short = why if len(why) <= SHORT_WHY else why[:SHORT_WHY] + " [...]"
+        print(f"# not ok {i} {name}: " + short.replace("\n", "\n#   "))
     print(f"1..{len(checks)}")
     sys.exit(0 if passed == len(checks) else 1)
