@@ -61,6 +61,11 @@ static const OptSpec main_options[] = {
     { "html", OPT_FILE, OPT_SCOPE_RUN, "FILE.html",
       "the --timeline commands as a self-contained HTML page that "
       "animates the drive, its queue and cache", 365, OPT_NO_NUMBER },
+    { "html-question", OPT_TEXT, OPT_SCOPE_RUN, "TEXT",
+      "--html: the question the page answers, shown first", 366,
+      OPT_NO_NUMBER },
+    { "html-notice", OPT_TEXT, OPT_SCOPE_RUN, "TEXT",
+      "--html: what to notice on it, shown last", 367, OPT_NO_NUMBER },
 };
 
 /* Every option table: the command line's, the shared ones, each

@@ -77,6 +77,17 @@ static void append_record(GString *s, const HtmlRecord *rec,
     hwm_device_locate(dev, 0, &dev_at);
     g_string_append_printf(s, "{\"v\":%d,\"command\":", HTML_RECORD_VERSION);
     json_str(s, rec->command);
+    /* the page's words: null where not given */
+    const char *words[][2] = { { "question", rec->question },
+                               { "notice", rec->notice } };
+    for (size_t i = 0; i < G_N_ELEMENTS(words); i++) {
+        g_string_append_printf(s, ",\"%s\":", words[i][0]);
+        if (words[i][1]) {
+            json_str(s, words[i][1]);
+        } else {
+            g_string_append(s, "null");
+        }
+    }
     g_string_append_printf(s, ",\"rpm\":%u,\"rev_ns\":%" PRIu64 ","
                            "\"capacity\":%" PRIu64 ",\"queue_depth\":%u,"
                            "\"write_cache\":%s,\"fua\":%s,"

@@ -26,6 +26,8 @@ typedef struct {
     guint nothers;
     hwm_ns from_ns;             /* --timeline-from */
     const char *command;        /* the caption */
+    const char *question;       /* the question the page answers, or NULL */
+    const char *notice;         /* what to notice on it, or NULL */
 } HtmlRecord;
 
 /* The page for `rec` on `dev` (after the run). */

@@ -37,11 +37,14 @@ static int simulate(const Options *o, SimParams *p, const HwmProfile *prof,
     const char *tl_count = opt_text(o, "timeline-count");
     const char *tl_from = opt_text(o, "timeline-from");
     const char *html = opt_text(o, "html");
+    TimelineLesson lesson = { opt_text(o, "html-question"),
+                              opt_text(o, "html-notice") };
     g_autoptr(Timeline) tl = NULL;
 
-    if ((tl_file || html || tl_count || tl_from) &&
+    if ((tl_file || html || tl_count || tl_from || lesson.question ||
+         lesson.notice) &&
         !(tl = timeline_open(tl_file, html, tl_count, tl_from, command,
-                             errp))) {
+                             &lesson, errp))) {
         return 2;
     }
     p->timeline = tl;

@@ -65,6 +65,7 @@ typedef TimelineRow Row;
 struct Timeline {
     OutFile svg, html;      /* path NULL: not asked for */
     char *command;
+    char *question, *notice;    /* the page's words, or NULL */
     uint32_t count;
     hwm_ns from_ns;
     uint64_t completed;     /* commands the run has completed */
@@ -92,13 +93,21 @@ char *timeline_command_line(int argc, char **argv)
                                                 "platter-sim");
     GString *s = g_string_new(base);
 
+    static const char *const outputs[] = { "--timeline", "--html",
+                                           "--html-question", "--html-notice" };
+
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--timeline") || !strcmp(argv[i], "--html")) {
-            i++;
-            continue;
+        bool output = false;
+        for (size_t k = 0; k < G_N_ELEMENTS(outputs) && !output; k++) {
+            size_t len = strlen(outputs[k]);
+            if (!strcmp(argv[i], outputs[k])) {
+                i++;
+                output = true;
+            } else if (!strncmp(argv[i], outputs[k], len) && argv[i][len] == '=') {
+                output = true;
+            }
         }
-        if (g_str_has_prefix(argv[i], "--timeline=") ||
-            g_str_has_prefix(argv[i], "--html=")) {
+        if (output) {
             continue;
         }
         bool plain = argv[i][0] != '\0';
@@ -113,7 +122,8 @@ char *timeline_command_line(int argc, char **argv)
 
 Timeline *timeline_open(const char *path, const char *html,
                         const char *count, const char *from,
-                        const char *command, GError **errp)
+                        const char *command, const TimelineLesson *lesson,
+                        GError **errp)
 {
     static const UnitsSpec spec_count = { NULL, 1, 1, TIMELINE_MAX_COMMANDS,
                                           false };
@@ -121,6 +131,12 @@ Timeline *timeline_open(const char *path, const char *html,
                                          false };
     uint64_t n = TIMELINE_DEFAULT_COMMANDS, from_ns = 0;
 
+    if (lesson && (lesson->question || lesson->notice) && !html) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
+                    "--html-%s needs --html FILE.html",
+                    lesson->question ? "question" : "notice");
+        return NULL;
+    }
     if (!path && !html) {
         g_set_error(errp, HWM_ERROR, HWM_ERROR_INVALID,
                     "--timeline-%s needs --timeline FILE.svg or --html "
@@ -136,6 +152,8 @@ Timeline *timeline_open(const char *path, const char *html,
     g_autoptr(Timeline) tl = g_new0(Timeline, 1);
     tl->svg.fd = tl->html.fd = -1;
     tl->command = g_strdup(command ? command : "");
+    tl->question = g_strdup(lesson ? lesson->question : NULL);
+    tl->notice = g_strdup(lesson ? lesson->notice : NULL);
     tl->count = (uint32_t)n;
     tl->from_ns = (hwm_ns)from_ns;
     tl->rows = g_array_new(FALSE, FALSE, sizeof(Row));
@@ -657,6 +675,8 @@ bool timeline_render(Timeline *tl, const HwmDevice *dev, GError **errp)
             .nothers = tl->others->len,
             .from_ns = tl->from_ns,
             .command = tl->command,
+            .question = tl->question,
+            .notice = tl->notice,
         };
         tl->html.text = html_page(&rec, dev);
     }
@@ -767,6 +787,8 @@ void timeline_free(Timeline *tl)
     outfile_free(&tl->svg);
     outfile_free(&tl->html);
     g_free(tl->command);
+    g_free(tl->question);
+    g_free(tl->notice);
     g_array_unref(tl->rows);
     g_array_unref(tl->others);
     g_array_unref(tl->durable);

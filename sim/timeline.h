@@ -26,15 +26,24 @@ typedef struct {
 #define TIMELINE_DEFAULT_COMMANDS 50u
 #define TIMELINE_MAX_COMMANDS 5000u
 
+/* A page's words around its picture (NULL: none): the question it answers
+ * (--html-question) and what to notice (--html-notice). */
+typedef struct {
+    const char *question;
+    const char *notice;
+} TimelineLesson;
+
 /*
  * Check the options (`path` from --timeline, `html` from --html, `count`
  * from --timeline-count, `from` from --timeline-from; NULL: not given) and
  * create the temporary files.  `command` is the command line drawn as the
- * picture's caption.  The same record feeds the SVG and the HTML page.
+ * picture's caption.  The same record feeds the SVG and the HTML page;
+ * `lesson`'s words go on the page only.
  */
 Timeline *timeline_open(const char *path, const char *html,
                         const char *count, const char *from,
-                        const char *command, GError **errp);
+                        const char *command, const TimelineLesson *lesson,
+                        GError **errp);
 
 /* Every event of the run, in the order hwm_advance() returned them. */
 void timeline_event(Timeline *tl, const HwmEvent *e);
@@ -51,8 +60,8 @@ void timeline_free(Timeline *tl);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Timeline, timeline_free)
 
 /* The command line as a caption: the program's base name, the arguments
- * shell-quoted, without --timeline FILE or --html FILE (they name only
- * the output). */
+ * shell-quoted, without --timeline FILE, --html FILE and the page's
+ * words (they name only the output, or are on the page already). */
 char *timeline_command_line(int argc, char **argv);
 
 #endif

@@ -10,9 +10,10 @@
  *    revolution before, from where the arm last arrived);
  *  - the platter's angle is a pure function of the time and the rpm, the
  *    model's own (hwm_device_angle_mdeg), computed exactly with BigInt.
- * window.platter exposes seek(), playTo() and state() for the browser
- * test (sim/tests/test-html-browser.py), which checks state() against the
- * record at the same instant.
+ * window.platter exposes seek(), playTo(), state() and labels() for the
+ * browser test (sim/tests/test-html-browser.py), which checks state()
+ * against the record at the same instant and that no two labels drawn
+ * on a canvas overlap or leave it.
  */
 'use strict';
 (function () {
@@ -56,7 +57,7 @@
       var from = c.served + c.overhead, at = from + c.seek;
       arrivals.push({ from: from, at: at, end: at + c.rotate + c.transfer,
                       cyl: c.cyl, head: c.head, angle: c.angle,
-                      what: '#' + c.n });
+                      what: 'command #' + c.n });
     }
   });
   /* a flush that writes home data acknowledged as durable (a protected
@@ -74,7 +75,7 @@
         var from = c.served + c.overhead, at = from + c.seek;
         arrivals.push({ from: from, at: at, end: c.done, cyl: owed.cyl,
                         head: owed.head, angle: owed.angle,
-                        what: '#' + owed.n + ' home' });
+                        what: 'write-back of #' + owed.n });
       }
       owed = null;
     });
@@ -82,7 +83,7 @@
     if (rotating) {
       arrivals.push({ from: w.time - R.rev_ns, at: w.time, end: w.time,
                       cyl: w.cyl, head: w.head, angle: w.angle,
-                      what: 'write-back' });
+                      what: 'a write-back' });
     }
   });
   arrivals.sort(function (a, b) { return a.at - b.at; });
@@ -227,8 +228,25 @@
     return lines.join('\n');
   }
 
+  /* Every label a canvas drew in the last render: its box (the text's
+   * measured width, the font's size above the baseline and a fifth of it
+   * below), so that the test can see what a reader sees. */
+  var labels = [];
+  function labelled(id) {
+    var g = document.getElementById(id).getContext('2d');
+    var fill = g.fillText.bind(g);
+    g.fillText = function (text, x, y) {
+      var size = parseFloat(g.font) || 10;
+      labels.push({ canvas: id, text: String(text), x0: x,
+                    x1: x + g.measureText(text).width, y0: y - size,
+                    y1: y + size / 5, w: g.canvas.width, h: g.canvas.height });
+      fill(text, x, y);
+    };
+    return g;
+  }
+
   /* ---- the drive ------------------------------------------------------ */
-  var drive = document.getElementById('drive').getContext('2d');
+  var drive = labelled('drive');
   var CX = 220, CY = 236, R_OUT = 190, R_IN = 62;
   function radius(cyl) {
     var n = Math.max(1, R.cylinders - 1);
@@ -252,13 +270,6 @@
       g.fillStyle = 'hsl(210,35%,' + light.toFixed(1) + '%)';
       g.fill();
     }
-    if (R.zones.length) {
-      g.fillStyle = '#333';
-      g.fillText('zone 0: ' + R.zones[0][1] + ' sectors/track', CX - 60,
-                 CY + R_OUT + 14);
-      g.fillText('inner: ' + R.zones[R.zones.length - 1][1], CX - 28,
-                 CY + R_IN + 4);
-    }
     g.beginPath();
     g.arc(CX, CY, R_IN - 6, 0, 2 * Math.PI);
     g.fillStyle = '#fff';
@@ -276,9 +287,6 @@
       g.stroke();
     }
     g.lineWidth = 1;
-    var idx = polar(R_OUT + 10, -ang);
-    g.fillStyle = '#1f78b4';
-    g.fillText('index', idx[0] - 14, idx[1] + 3);
     /* the sector the access in progress needs, turning towards the head */
     if (s.target) {
       var tr = radius(s.target.cyl), ta = s.target.angle - ang;
@@ -289,9 +297,6 @@
       g.lineWidth = 7;
       g.stroke();
       g.lineWidth = 1;
-      var lp = polar(tr - 14, ta);
-      g.fillStyle = '#d7301f';
-      g.fillText(s.target.what, lp[0] - 10, lp[1]);
     }
     /* the arm, from its pivot to the head over the cylinder */
     var hr = radius(s.cyl_exact), hx = CX, hy = CY - hr;
@@ -307,12 +312,26 @@
     g.beginPath();
     g.arc(418, 22, 7, 0, 2 * Math.PI);
     g.fill();
+    /*
+     * The words go in the corners, clear of the disk: a label turning with
+     * the platter (the index, the target's) would cross the others and
+     * the canvas edge at some angle.  (A move to a write-back is seek and
+     * rotation in one: its record gives only the end.)
+     */
     g.fillStyle = '#222';
     g.fillText('head: cylinder ' + s.cyl + (s.moving_for === 'seek' ? ' (seeking)' :
-               s.moving_for ? ' (on its way to a write-back: seek and ' +
-               'rotation)' : ''), 6, 14);
-    g.fillText('platter ' + (ang / 1000).toFixed(1) + '\u00b0 past the index, ' +
-               R.rpm + ' rpm', 6, 28);
+               s.moving_for ? ' (to a write-back)' : ''), 6, 12);
+    g.fillText('platter ' + (ang / 1000).toFixed(1) + '\u00b0 past the index ' +
+               '(blue spoke)', 6, 25);
+    if (R.zones.length) {
+      g.fillText(R.rpm + ' rpm; ' + R.zones.length + ' zones, ' + R.zones[0][1] +
+                 ' sectors/track outside, ' + R.zones[R.zones.length - 1][1] +
+                 ' inside', 6, 440);
+    }
+    if (s.target) {
+      g.fillStyle = '#d7301f';
+      g.fillText('red: the sector ' + s.target.what + ' needs', 6, 453);
+    }
   }
   function drawDies(t, s, flight) {
     var g = drive, n = Math.max(1, R.units);
@@ -340,7 +359,7 @@
   }
 
   /* ---- queue and cache ------------------------------------------------ */
-  var cache = document.getElementById('cache').getContext('2d');
+  var cache = labelled('cache');
   function drawSide(t, s, flight) {
     var q = document.getElementById('queue');
     var html = flight.list.slice(0, 8).map(function (c) {
@@ -387,7 +406,7 @@
   }
 
   /* ---- the timeline --------------------------------------------------- */
-  var tlc = document.getElementById('timeline'), tl = tlc.getContext('2d');
+  var tlc = document.getElementById('timeline'), tl = labelled('timeline');
   var TW = tlc.width, TH = tlc.height, X0 = 200, X1 = TW - 20, ROW = 16;
   var STRIP = 70, view = { from: t0, to: t1 }, hits = [];
   var selected = null;
@@ -523,7 +542,7 @@
       /* what the arm moves for: a command's seek (its time exact), or a
        * write-back, whose record gives only its end (seek and rotation,
        * drawn as one move) */
-      moving_for: arm.moving ? (arm.to.what === 'write-back' ? 'write-back'
+      moving_for: arm.moving ? (arm.to.what === 'a write-back' ? 'write-back'
                                                              : 'seek') : null,
       head: arm.head,
       angle_mdeg: angleMdeg(t),
@@ -545,6 +564,7 @@
   }
   function render() {
     var s = state();
+    labels = [];
     if (rotating) { drawPlatter(now, s); } else { drawDies(now, s, s.flight); }
     drawSide(now, s, s.flight);
     follow(now);
@@ -619,6 +639,13 @@
     if (h) { selected = h.c; seek(h.c.submit); }
   };
 
+  /* the page's words: the question first, what to notice last */
+  [['question', R.question, ''], ['notice', R.notice, 'What to notice: ']]
+    .forEach(function (w) {
+      var el = document.getElementById(w[0]);
+      el.hidden = !w[1];
+      el.textContent = w[1] ? w[2] + w[1] : '';
+    });
   document.getElementById('command').textContent = R.command;
   document.getElementById('device').textContent = (rotating ?
     R.rpm + ' rpm, ' + R.cylinders + ' cylinders, ' + R.heads + ' heads, ' +
@@ -643,6 +670,7 @@
     record: R,
     seek: function (t) { seek(t); return publicState(); },
     state: publicState,
+    labels: function () { return labels.slice(); },
     /* where command n's row is drawn, in page coordinates, or null */
     barAt: function (n) {
       var h = hits.find(function (x) { return x.c.n === n; });

@@ -123,6 +123,40 @@ def instants(rec):
     return out
 
 
+def label_problems(labels, where):
+    """Labels a canvas drew past its edge or over one another (boxes from
+    the text's measured width and the font's size)."""
+    out = []
+    for a in labels:
+        if a["x0"] < -0.5 or a["x1"] > a["w"] + 0.5 or a["y0"] < -0.5 or a["y1"] > a["h"] + 0.5:
+            out.append(f"{where}: '{a['text']}' leaves the {a['canvas']} canvas "
+                       f"({a['x0']:.0f}..{a['x1']:.0f} of {a['w']})")
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if a["canvas"] == b["canvas"] and min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 0.5 \
+                    and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 0.5:
+                out.append(f"{where}: '{a['text']}' and '{b['text']}' overlap on the "
+                           f"{a['canvas']} canvas")
+    return out
+
+
+def block_problems(b, where):
+    """The page's text blocks over one another, or wider than the window."""
+    boxes = b.evaluate("""Array.from(document.querySelectorAll(
+        'header > *, figcaption, #side > *, #controls, #timeline, #notes, #notice'))
+      .filter(function (e) { return !e.hidden && e.getClientRects().length; })
+      .map(function (e) { var r = e.getBoundingClientRect();
+        return { id: e.id || e.tagName, x0: r.left, x1: r.right, y0: r.top, y1: r.bottom,
+                 w: document.documentElement.clientWidth }; })""")
+    out = [f"{where}: {x['id']} is wider than the window" for x in boxes if x["x1"] > x["w"] + 0.5]
+    for i, x in enumerate(boxes):
+        for y in boxes[i + 1:]:
+            if min(x["x1"], y["x1"]) - max(x["x0"], y["x0"]) > 0.5 and \
+                    min(x["y1"], y["y1"]) - max(x["y0"], y["y0"]) > 0.5:
+                out.append(f"{where}: {x['id']} and {y['id']} overlap")
+    return out
+
+
 def play_to(b, t):
     # from 2 ms of virtual time before, played in real time
     b.evaluate("platter.seek(%d)" % max(0, t - 2_000_000))
@@ -154,6 +188,7 @@ def check_page(b, path, tmp, shots=None):
             # a command's seek says so; a move to a write-back is labelled
             # as that, not as a seek (the head waits for rotation in it too)
             assert s["moving_for"] == "seek", (where, s)
+        errors += label_problems(b.evaluate("platter.labels()"), where)
         png = b.screenshot()
         colors = cdp.png_colors(png)
         assert colors >= 8, (where, "screenshot looks blank", colors)
@@ -235,6 +270,45 @@ def main():
             # on its way to a write-back the head is not "seeking": its
             # record gives only the end, seek and rotation in one
             assert "write-back" in labels and "seek" not in labels, labels
+
+        def lesson_words():
+            # each lesson's page opens with its question and ends with what
+            # to notice (docs/teaching.md's --html-question/--html-notice)
+            bad = []
+            for path in PAGES:
+                b.navigate("file://" + path)
+                first, last = b.evaluate("""(function () {
+                  var shown = Array.from(document.body.querySelectorAll('h1, h2, p, figcaption'))
+                    .filter(function (e) { return !e.hidden && e.textContent.trim(); });
+                  return [shown[0].id, shown[shown.length - 1].id]; })()""")
+                if (first, last) != ("question", "notice"):
+                    bad.append((os.path.basename(path), first, last))
+            assert not bad, bad
+
+        tests.append(("every lesson's page opens with its question and ends with what to notice",
+                      lesson_words))
+
+        def widths():
+            # at 1280 and 1920 px: no text over other text, on the canvases
+            # or between the page's blocks, at every instant check_page plays
+            bad = []
+            for width in (1280, 1920):
+                b.call("Emulation.setDeviceMetricsOverride", width=width, height=1100,
+                       deviceScaleFactor=1, mobile=False)
+                for path in PAGES:
+                    rec = record(path)
+                    b.navigate("file://" + path)
+                    for name, t, _, _ in instants(rec):
+                        where = f"{os.path.basename(path)} at {width} px, {name}"
+                        play_to(b, t)
+                        bad += label_problems(b.evaluate("platter.labels()"), where)
+                        bad += block_problems(b, where)
+            b.call("Emulation.setDeviceMetricsOverride", width=1150, height=1100,
+                   deviceScaleFactor=1, mobile=False)
+            assert not bad, "; ".join(sorted(set(bad))[:12]) + f" ({len(set(bad))} in all)"
+
+        tests.append(("at 1280 and 1920 px no label or text block lies over another or "
+                      "leaves its canvas", widths))
 
         tests.append(("lesson 4 (cache-fill.html): the cache fills, write-backs drain it, "
                       "the arm moves", cache_fill))

@@ -127,7 +127,10 @@ def bad_input(tmp):
     for args, what in ((("--html", ""), "--html: empty file name"),
                        (("--html", tmp), "exists and is not a regular file"),
                        (("--html", os.path.join(tmp, "no", "such", "p.html")), "cannot write"),
-                       (("--timeline-count", "5"), "needs --timeline FILE.svg or --html")):
+                       (("--timeline-count", "5"), "needs --timeline FILE.svg or --html"),
+                       (("--html-question", "why?"), "--html-question needs --html"),
+                       (("--timeline", os.path.join(tmp, "t.svg"), "--html-notice", "x"),
+                        "--html-notice needs --html")):
         p = sim(*SEQ, *args, ok=False)
         assert p.returncode == 2 and what in p.stderr, (args, p.returncode, p.stderr)
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
@@ -151,6 +154,17 @@ def hostile_caption(tmp):
     rec = record(html)
     assert odd in rec["command"] and len(rec["rows"]) == 3, rec["command"]
     assert html.count("</script>") == 3, html.count("</script>")
+
+
+def lesson_words(tmp):
+    # the page's question and notice: in the record as given (a closing
+    # script tag stays text), null without them, never in the caption
+    q, n = "Why </script> @DATA@?", "the \"bar\" & the arm"
+    rec = record(page(tmp, *SEQ, "--html-question", q, "--html-notice", n))
+    assert (rec["question"], rec["notice"]) == (q, n), (rec["question"], rec["notice"])
+    assert "html-question" not in rec["command"] and q not in rec["command"], rec["command"]
+    rec = record(page(tmp, *SEQ, name="plain.html"))
+    assert rec["question"] is None and rec["notice"] is None, rec
 
 
 def deterministic(tmp):
@@ -191,6 +205,7 @@ tap.run([
     ("flash: dies, no platter", flash_dies),
     ("bad input: one line, exit 2, no file", bad_input),
     ("a caption holding the page's marks stays text", hostile_caption),
+    ("the question and what to notice: in the record, not in the caption", lesson_words),
     ("deterministic", deterministic),
     ("docs/teaching pages are current", teaching_pages),
 ], with_tmpdir=True)
