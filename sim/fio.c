@@ -7,7 +7,9 @@
  * --size; randread|randwrite|randrw: uniform random blocks in [--offset,
  * --offset + --size), seeded per job (--seed + job), and for randrw a read
  * with probability --rwmixread percent.  Every job covers the same region,
- * as fio's do without offset_increment.  A job stops issuing when it has
+ * as fio's do without offset_increment; with --offset-increment N, job j's
+ * region starts j x N further on (fio's offset_increment: several streams
+ * at once, a backup's readers).  A job stops issuing when it has
  * issued --size bytes or at --runtime, whichever comes first; the run ends
  * at its last completion.
  *
@@ -38,6 +40,8 @@ typedef struct {
     hwm_ns thinktime_ns;      /* after a completion, before the next */
     bool strip_flush;         /* write-through device, flushes not sent */
     uint64_t seed;
+    uint64_t increment;       /* --offset-increment: bytes between jobs'
+                                 regions */
 } FioParams;
 
 #define FP(p) ((const FioParams *)(p)->own)
@@ -52,8 +56,11 @@ static const OptSpec fio_options[] = {
       "fio --rw randrw: percent of reads (default 50)", 250,
       OPT_COUNT(0, 100), 50 },
     { "numjobs", OPT_TEXT, OPT_SCOPE_WORKLOAD, "N",
-      "fio: jobs, each over the same region (default 1)", 270,
-      OPT_COUNT(1, 4096), 1 },
+      "fio: jobs, each over the same region unless --offset-increment "
+      "(default 1)", 270, OPT_COUNT(1, 4096), 1 },
+    { "offset-increment", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
+      "fio: job j's region starts j x SIZE after --offset (default 0: "
+      "the same region)", 275, OPT_BYTES, 0 },
     /* 0: to the device end (fio_prepare) */
     { "size", OPT_TEXT, OPT_SCOPE_WORKLOAD, "SIZE",
       "fio: the region after --offset, and the bytes each job does "
@@ -125,6 +132,16 @@ static bool fio_configure(const Options *o, SimParams *p, GError **errp)
     if (!opt_number(o, "seed", &fp->seed, errp)) {
         return false;
     }
+    if (!opt_number(o, "offset-increment", &fp->increment, errp)) {
+        return false;
+    }
+    if (fp->increment % p->bs_bytes) {
+        return opt_bad(errp, "--offset-increment: must be a multiple of --bs");
+    }
+    if (fp->increment && p->jobs == 1) {
+        return opt_bad(errp, "--offset-increment does nothing with one job "
+                       "(--numjobs)");
+    }
     if ((uint64_t)fp->iodepth * p->jobs > FIO_MAX_SLOTS) {
         return opt_bad(errp, "--numjobs x --iodepth: %u x %u is more than %u "
                        "I/Os in flight", p->jobs, fp->iodepth, FIO_MAX_SLOTS);
@@ -152,6 +169,19 @@ static bool fio_prepare(SimParams *p, const HwmProfile *prof, HwmDevice *dev,
     if (!sim_check_region(p, dev, "size", errp)) {
         return false;
     }
+    /* the last job's region: (jobs - 1) x increment further on */
+    uint64_t shift = fp->increment * (p->jobs - 1);
+    if (fp->increment && (shift / fp->increment != p->jobs - 1 ||
+                          shift > cap - p->offset_bytes - p->span_bytes)) {
+        g_set_error(errp, HWM_ERROR, HWM_ERROR_RANGE, "--offset-increment: "
+                    "the last job's region (job %u, %u x %" G_GUINT64_FORMAT
+                    " bytes after --offset, %" G_GUINT64_FORMAT " bytes long"
+                    "%s) ends past the device end (%" G_GUINT64_FORMAT
+                    " bytes)", p->jobs - 1, p->jobs - 1, fp->increment,
+                    p->span_bytes, fp->size_given ? "" : ": --size not given, "
+                    "so to the device end", cap);
+        return false;
+    }
     if (!hwm_device_write_cache(dev) && fp->fsync_every > 0) {
         fprintf(stderr, "platter-sim: write cache off: the block layer "
                 "completes a write-through device's flushes without sending "
@@ -170,10 +200,13 @@ static void fio_report_human(FILE *f, const SimParams *p, const SimResult *r)
         fprintf(f, " rwmixread=%u", fp->rwmixread);
     }
     fprintf(f, " iodepth=%u size=%" G_GUINT64_FORMAT " offset=%"
-            G_GUINT64_FORMAT " fsync=%" G_GUINT64_FORMAT
-            " thinktime=%.1fus; flushes issued=%" G_GUINT64_FORMAT
-            ", skipped=%" G_GUINT64_FORMAT "\n", fp->iodepth, p->span_bytes,
-            p->offset_bytes, fp->fsync_every, fp->thinktime_ns / 1e3,
+            G_GUINT64_FORMAT " fsync=%" G_GUINT64_FORMAT,
+            fp->iodepth, p->span_bytes, p->offset_bytes, fp->fsync_every);
+    if (fp->increment) {
+        fprintf(f, " offset_increment=%" G_GUINT64_FORMAT, fp->increment);
+    }
+    fprintf(f, " thinktime=%.1fus; flushes issued=%" G_GUINT64_FORMAT
+            ", skipped=%" G_GUINT64_FORMAT "\n", fp->thinktime_ns / 1e3,
             r->flushes_issued, r->flushes_skipped);
 }
 
@@ -195,9 +228,10 @@ static void fio_report_json(FILE *f, const SimParams *p, const SimResult *r,
     }
     fprintf(f, ", \"iodepth\": %u, \"numjobs\": %u, \"size\": %"
             G_GUINT64_FORMAT ", \"offset\": %" G_GUINT64_FORMAT
+            ", \"offset_increment\": %" G_GUINT64_FORMAT
             ", \"fsync\": %" G_GUINT64_FORMAT ", \"thinktime_ns\": %"
             G_GINT64_FORMAT ", \"seed\": ", fp->iodepth, p->jobs,
-            p->span_bytes, p->offset_bytes, fp->fsync_every,
+            p->span_bytes, p->offset_bytes, fp->increment, fp->fsync_every,
             fp->thinktime_ns);
     if (fp->random) {
         fprintf(f, "%" G_GUINT64_FORMAT "}", fp->seed);
@@ -208,7 +242,9 @@ static void fio_report_json(FILE *f, const SimParams *p, const SimResult *r,
 
 typedef struct {
     uint64_t rng;
-    uint64_t seq_next;        /* sequential: bytes past --offset */
+    uint64_t base;            /* its region's start: --offset, and
+                                 --offset-increment x its number */
+    uint64_t seq_next;        /* sequential: bytes past base */
     uint64_t issued_bytes;
     uint64_t writes;          /* issued since the last flush */
     uint32_t in_flight;       /* data I/Os at the host queue or device */
@@ -293,6 +329,7 @@ static bool fio_init(Sim *s, GError **errp)
     for (uint32_t i = 0; i < p->jobs; i++) {
         FioJob *j = &f->jobs[i];
         j->rng = FP(p)->seed + i;
+        j->base = p->offset_bytes + FP(p)->increment * i;
         j->wake = g_new0(hwm_ns, FP(p)->iodepth);    /* all due at 0 */
         j->start = g_new0(hwm_ns, FP(p)->iodepth);
         j->parked = g_new0(bool, FP(p)->iodepth);
@@ -338,9 +375,9 @@ static uint64_t next_offset(const SimParams *p, FioJob *j)
     uint64_t off;
 
     if (FP(p)->random) {
-        return p->offset_bytes + hwm_splitmix64(&j->rng) % blocks * p->bs_bytes;
+        return j->base + hwm_splitmix64(&j->rng) % blocks * p->bs_bytes;
     }
-    off = p->offset_bytes + j->seq_next;
+    off = j->base + j->seq_next;
     j->seq_next = (j->seq_next + p->bs_bytes) % (blocks * p->bs_bytes);
     return off;
 }

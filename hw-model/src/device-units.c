@@ -493,9 +493,11 @@ void dev_on_unit_done(HwmDevice *d, uint32_t u, hwm_ns t)
             /* the part of the host transfer the media read did not hide */
             hwm_ns x = dev_link_out(d, c->host_done, c->req.length) - t;
             /* keep what was read; read on past it while nothing else
-             * wants the media */
+             * wants the media, or whatever waits when a command waits
+             * for the read-ahead to end (read_ahead_abandon = no) */
             if (d->rc.nseg > 0 &&
                 hwm_rc_read_done(&d->rc, t, un->arm, c->lba, c->sectors,
+                                 !d->prof.read_ahead_abandon ||
                                  !media_wanted_past(d, c->lba, c->sectors),
                                  dev_read_segments_now(d))) {
                 dev_unit_set_op(d, u, OP_READAHEAD);

@@ -127,20 +127,27 @@ static void test_read_streams_to_host(void)
                     e[0][0].t.transfer_ns - 1 + sector_link);
 }
 
-/* Reads of `readers` closed-loop sequential 4 KiB readers of the same
- * data (fio's numjobs over one region) completed in 100 ms. */
-static uint64_t readers_done(int readers)
+/* Reads of `readers` closed-loop sequential 4 KiB readers completed in
+ * 100 ms: of the same data (fio's numjobs over one region; apart = 0), or
+ * each `apart` bytes after the one before (offset_increment), on seek_profile
+ * with the read-path keys in `extra`; `hits` gets the reads the buffer
+ * served (segment hits and read-ahead joins). */
+static uint64_t streams_done(int readers, uint64_t apart, const char *extra,
+                             uint64_t *hits)
 {
     g_autoptr(HwmProfile) p = NULL;
-    g_autoptr(HwmDevice) d = read_device("", HWM_OFF, &p);
+    g_autoptr(HwmDevice) d = read_device(extra, HWM_OFF, &p);
     uint64_t next[8] = { 0 }, done = 0, tag = 0;
 
     for (int j = 0; j < readers; j++) {
-        submit(d, 0, (tag++ << 3) | (uint64_t)j, HWM_OP_READ, 0, 0, 4096);
+        next[j] = apart * (uint64_t)j;
+        submit(d, 0, (tag++ << 3) | (uint64_t)j, HWM_OP_READ, 0, next[j], 4096);
     }
     for (;;) {
         HwmEvent e = next_completion(d);
         if (e.time_ns > 100 * MS) {
+            HwmStats st = stats_of(d);
+            *hits = st.read_segment_hits + st.read_ahead_joins;
             return done;
         }
         done++;
@@ -148,6 +155,40 @@ static uint64_t readers_done(int readers)
         next[j] += 4096;
         submit(d, e.time_ns, (tag++ << 3) | j, HWM_OP_READ, 0, next[j], 4096);
     }
+}
+
+/* Several streams at once, 200 MiB apart (a backup's readers; fio's
+ * offset_increment).  A drive that abandons its read-ahead for the next
+ * command (read_ahead_abandon = yes, every profile shipped: DIXtrac's
+ * "Minimum read-ahead" is 0 blocks on DiskSim's ten drives) never reads
+ * ahead while another stream's read waits, so each read pays a seek and
+ * a rotation.  One that finishes its read-ahead first (no) serves each
+ * stream from its segment.  Was (issue 38): `no` started no read-ahead
+ * while a command waited either, so its streams collapsed the same way
+ * (every read a media read, no hits). */
+static void test_streams_apart(void)
+{
+    uint64_t hits, one = streams_done(1, 0, "read_ahead_abandon = no\n", &hits);
+
+    for (int n = 2; n <= 4; n++) {
+        uint64_t keep = streams_done(n, 200ull << 20, "read_ahead_abandon = no\n",
+                                     &hits);
+        /* each stream's reads but its first come from its segment */
+        g_assert_cmpuint(hits, >=, keep * 9 / 10);
+        g_assert_cmpuint(keep, >=, one * 9 / 10);
+        uint64_t drop = streams_done(n, 200ull << 20, "read_ahead_abandon = yes\n",
+                                     &hits);
+        /* every read from the media */
+        g_assert_cmpuint(hits, ==, 0);
+        g_assert_cmpuint(keep, >, drop * 4);
+    }
+}
+
+/* readers of one region (streams_done with apart 0) */
+static uint64_t readers_done(int readers)
+{
+    uint64_t hits;
+    return streams_done(readers, 0, "", &hits);
 }
 
 /* Several readers of one sequential stream: a read that queued behind a
@@ -295,5 +336,6 @@ int main(int argc, char **argv)
     g_test_add_func("/read/zero-latency", test_zero_latency_read);
     g_test_add_func("/read/segments-shared", test_read_segments_shared);
     g_test_add_func("/read/readers-of-one-stream", test_readers_of_one_stream);
+    g_test_add_func("/read/streams-apart", test_streams_apart);
     return g_test_run();
 }

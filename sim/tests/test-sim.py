@@ -218,6 +218,32 @@ def fio_qd1_randread():
         assert d["runtime_ns"] == d["end"]["last_completion_ns"] == round(float(rows[-1]["done_us"]) * 1000)
 
 
+def fio_offset_increment():
+    # fio's offset_increment: job j reads its own region, j x N after
+    # --offset, sequentially from its start (a backup's readers); without
+    # it every job reads the same region
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "t.trace")
+        for rw in ("read", "randread"):
+            d = json.loads(sim("--profile", "generic-7200", "--workload", "fio", "--rw", rw,
+                               "--numjobs", "3", "--size", "1m", "--offset", "4k",
+                               "--offset-increment", "1g", "--runtime", "0.02",
+                               "--trace-out", path, "--json").stdout)
+            assert d["fio"]["offset_increment"] == 1 << 30, d["fio"]
+            offs = [int(l.split()[2]) for l in open(path) if not l.startswith("#")]
+            jobs = {(o - 4096) >> 30 for o in offs}
+            assert jobs == {0, 1, 2}, (rw, sorted(jobs))
+            assert all(((o - 4096) & ((1 << 30) - 1)) < 1 << 20 for o in offs), rw
+            if rw == "read":
+                # each job starts at its region's start, then the next block
+                firsts = sorted(offs)[:1] + [min(o for o in offs if o >= 4096 + (j << 30))
+                                             for j in (1, 2)]
+                assert firsts == [4096 + (j << 30) for j in range(3)], firsts
+        d = json.loads(sim("--profile", "generic-7200", "--workload", "fio", "--numjobs", "2",
+                           "--size", "1m", "--runtime", "0.01", "--json").stdout)
+        assert d["fio"]["offset_increment"] == 0, d["fio"]
+
+
 def fio_randrw_mix():
     for mix in (70, 20):
         d = json.loads(sim("--profile", "990pro", "--workload", "fio", "--rw", "randrw", "--rwmixread", str(mix),
@@ -348,4 +374,4 @@ tap.run([("outputs never overwrite a profile given by name", outputs_spare_a_nam
          ("explain timeline", explain_timeline),
          ("fio QD1 randread = the model's service", fio_qd1_randread),
          ("fio randrw mix", fio_randrw_mix), ("fio iodepth in flight", fio_iodepth_in_flight),
-         ("fio fsync=N", fio_fsync_counts), ("replay --closed-loop", replay_closed_loop)])
+         ("fio fsync=N", fio_fsync_counts), ("fio offset_increment", fio_offset_increment), ("replay --closed-loop", replay_closed_loop)])
