@@ -487,7 +487,8 @@ SIM_VALUES = {
     "--size": ("64M", "128M"), "--fsync": ("4", "2"), "--thinktime": ("100", "0"),
     "--flush-queues": ("2", "1"), "--explain": ("2", "3"),
     "--explain-format": ("wide", "narrow"), "--timeline-count": ("5", "7"),
-    "--timeline-from": ("0", "0.001"),
+    "--timeline-from": ("0", "0.001"), "--offset-increment": ("1G", "2G"),
+    "--html-question": ("why?", "how?"), "--html-notice": ("this", "that"),
 }
 # options that are no value (flags), outputs (the outputs family's) and
 # those that end the run before a workload
@@ -519,8 +520,12 @@ def _context(option):
         return ["--workload", "fio", "--rw", "randrw", "--span", "1G"]
     if option in ("--flush-queues",):
         return ["--workload", "fsync-append", "--jobs", "2"]
+    if option == "--offset-increment":
+        return ["--workload", "fio", "--numjobs", "2", "--size", "64M"]
     if option.startswith("--timeline-"):
         return ["--timeline", "out/t.svg"]
+    if option.startswith("--html-"):
+        return ["--html", "out/t.html"]
     if option == "--explain-format":
         return ["--explain", "3"]
     return []

@@ -82,15 +82,19 @@ def check_generated():
 def check_tap_keeps_going():
     """The TAP runner (platterlib.tap, every suite's): a check that meets
     platter's own error (cli.BadInput, a SystemExit) is one 'not ok' and
-    the checks after it run; it ended the run, with no line for it."""
+    the checks after it run; it ended the run, with no line for it.  Each
+    failure is repeated, short, before the plan."""
     code = ("import sys; sys.path.insert(0, sys.argv[1])\n"
             "from platterlib import tap, cli\n"
             "tap.run([('a', lambda: cli.bad('w', 'boom')), ('b', lambda: None)])\n")
     p = subprocess.run([sys.executable, "-c", code,
                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")],
                        capture_output=True, text=True)
+    # the failure again, short, before the plan: a log cut to its head and
+    # tail still shows why
     assert p.returncode == 1 and p.stdout.splitlines() == [
-        "not ok 1 a", "# BadInput: platter: w: boom", "ok 2 b", "1..2"], (p.returncode, p.stdout)
+        "not ok 1 a", "# BadInput: platter: w: boom", "ok 2 b",
+        "# not ok 1 a: BadInput: platter: w: boom", "1..2"], (p.returncode, p.stdout)
 
 
 tap.run([("hand-written cases", check_cases),
