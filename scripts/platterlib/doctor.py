@@ -135,9 +135,17 @@ def main():
     sim = paths.find_sim()
     say(bool(sim), "platter-sim", sim or "not built (meson setup build && ninja -C build)")
     fatal |= not sim
-    root = paths.cache_root()
+    root, why = paths.cache_root_and_why()
+    why = paths.CACHE_ORIGIN.get("why", why)
     ok, base = writable_dir(root)
-    say(ok, "cache", f"{root} ({'writable' if ok else f'{base} is not a writable directory: set PLATTER_CACHE'})")
+    say(ok, "build cache", f"{root} (from {why}; the rule: {paths.CACHE_RULE}; "
+        f"{'writable' if ok else f'{base} is not a writable directory: set PLATTER_CACHE'})")
+    say(True, "results", f"results/NAME under the working directory ({os.getcwd()}), "
+        "then results/NAME-2, ..., never over an earlier run; --out DIR chooses")
+    inst = paths.installed()
+    say(True, "installed files", f"{paths.ROOT} (an installed tree, {inst.get('version', '?')})"
+        if inst else f"none: this is the checkout {paths.ROOT} (meson install puts them "
+        "under PREFIX/share/platter)")
     entries = []
     try:
         entries = cache.current_entries()

@@ -53,14 +53,29 @@ def git_version(run=subprocess.run, abbrev=None):
     return d.stdout.strip() + ("-dirty" if st.stdout.strip() else "")
 
 
-def cache_root():
-    """The build cache: $PLATTER_CACHE, else $XDG_CACHE_HOME/platter, else
-    ~/.cache/platter (no root needed)."""
+# where the build cache is, in the words README, the guide and doctor use
+CACHE_RULE = "$PLATTER_CACHE, else $XDG_CACHE_HOME/platter, else ~/.cache/platter"
+
+
+# the rule's step platter's own start found (it then sets $PLATTER_CACHE
+# for every script it runs), for doctor to name
+CACHE_ORIGIN = {}
+
+
+def cache_root_and_why():
+    """The build cache (CACHE_RULE; no root needed) and the rule's step
+    that gave it."""
     if os.environ.get("PLATTER_CACHE"):
-        return os.environ["PLATTER_CACHE"]
+        return os.environ["PLATTER_CACHE"], "$PLATTER_CACHE"
     # the same rule as scripts/lib/guest-common.sh, apt-trixie, build-qemu
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.environ.get("HOME", ""), ".cache")
-    return os.path.join(xdg, "platter")
+    if os.environ.get("XDG_CACHE_HOME"):
+        return os.path.join(os.environ["XDG_CACHE_HOME"], "platter"), "$XDG_CACHE_HOME/platter"
+    return os.path.join(os.environ.get("HOME", ""), ".cache", "platter"), "~/.cache/platter"
+
+
+def cache_root():
+    """The build cache: CACHE_RULE."""
+    return cache_root_and_why()[0]
 
 
 def find_sim():

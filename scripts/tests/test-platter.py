@@ -1424,13 +1424,26 @@ def test_doctor(tmp):
     # a FAIL line fails the command (issue 39: FAIL with status 0)
     assert p.returncode == 125 and p.stderr == "", (p.returncode, p.stderr)
     assert lines[0].startswith("warn  OS: Ubuntu 24.04 LTS: not Debian 12"), lines
-    assert any(ln == f"FAIL  cache: {osr}/cache ({osr} is not a writable directory: set "
-               "PLATTER_CACHE)" for ln in lines), lines
+    assert any(ln == f"FAIL  build cache: {osr}/cache (from $PLATTER_CACHE; the rule: "
+               "$PLATTER_CACHE, else $XDG_CACHE_HOME/platter, else ~/.cache/platter; "
+               f"{osr} is not a writable directory: set PLATTER_CACHE)" for ln in lines), lines
     assert any(ln.startswith("warn  to build kernel base: about ") for ln in lines), lines
     env = dict(os.environ, PLATTER_CACHE=os.path.join(tmp, "c"))
     p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env)
-    assert any(ln.startswith("ok    cache: " + os.path.join(tmp, "c") + " (writable)")
-               for ln in p.stdout.splitlines()), p.stdout
+    assert any(ln.startswith("ok    build cache: " + os.path.join(tmp, "c") + " (from $PLATTER_CACHE;")
+               and ln.endswith("; writable)") for ln in p.stdout.splitlines()), p.stdout
+    # where things live, in README's and the guide's words: the rule's step
+    # that gave the cache (platter sets $PLATTER_CACHE for its scripts, so
+    # doctor must name what it was given), the results, the installed files
+    env = {k: v for k, v in os.environ.items() if k not in ("PLATTER_CACHE", "XDG_CACHE_HOME")}
+    env["HOME"] = tmp
+    p = subprocess.run([PLATTER, "doctor"], capture_output=True, text=True, env=env, cwd=tmp)
+    lines = p.stdout.splitlines()
+    assert any(ln.startswith(f"ok    build cache: {tmp}/.cache/platter (from ~/.cache/platter;")
+               for ln in lines), lines
+    assert any(ln.startswith(f"ok    results: results/NAME under the working directory ({tmp})")
+               for ln in lines), lines
+    assert any(ln.startswith("ok    installed files: ") for ln in lines), lines
     assert (p.returncode == 0) == ("\nFAIL " not in "\n" + p.stdout), (p.returncode, p.stdout)
 
 
