@@ -12,11 +12,14 @@ PROFILE = os.path.join(ROOT, "hw-model", "profiles", "ideal.profile")
 
 
 def command(image, smp, ipns, threads, iters, mutex=False, quantum=None, timeout=900,
-            chain_rounds=True):
-    """run-guest argv; image is a sparse file of at least 1 GiB."""
+            chain_rounds=True, cpu=None, shared_counter=False):
+    """run-guest argv; image is a sparse file of at least 1 GiB.  cpu: a CPU
+    profile (run-guest --cpu; it gives the instructions per ns, so ipns is
+    not passed with it)."""
     cmd = [os.path.join(ROOT, "scripts", "run-guest"), "--timeout", str(timeout),
-           "--smp", str(smp), "--ipns", str(ipns), "--mem", "256M",
+           "--smp", str(smp), "--mem", "256M",
            "--drive-opts", f"driver=hddmodel,profile={PROFILE},file={image}"]
+    cmd += ["--cpu", cpu] if cpu else ["--ipns", str(ipns)]
     if quantum is not None:
         cmd += ["--quantum", str(quantum)]
     if not chain_rounds:
@@ -24,4 +27,6 @@ def command(image, smp, ipns, threads, iters, mutex=False, quantum=None, timeout
     cmd += ["cpu-spin", "--", "--threads", str(threads), "--iters", str(iters)]
     if mutex:
         cmd.append("--mutex")
+    if shared_counter:
+        cmd.append("--shared-counter")
     return cmd
