@@ -182,6 +182,32 @@ except ImportError:
                " (scripts/setup-host installs it)")
 
 
+def check_run_guest_tables():
+    """run-guest keeps its own copies of two of expspec's tables (it is
+    bash): the front ends it takes and the front-end properties it sets
+    itself.  Tied here by what it does: each front end expspec knows passes
+    its --check, a name expspec does not know is refused, and its list of
+    reserved properties is expspec's (each refused in --frontend-opts)."""
+    import re
+    import subprocess
+    rg = os.path.join(paths.ROOT, "scripts", "run-guest")
+
+    def check(*args):
+        return subprocess.run([rg, "--check", *args, "hello"], capture_output=True,
+                              text=True).returncode
+    for fe in expspec.DEVICE_KEYS["frontend"][1]:
+        assert check("--device", fe) == 0, f"run-guest --device {fe} refused; expspec has it"
+    assert check("--device", "virtio-scsi") == 2, "run-guest takes a front end expspec does not"
+    with open(rg) as f:
+        text = f.read()
+    m = re.search(r"^\s+((?:[a-z0-9_-]+\|)+[a-z0-9_-]+)\)\s*\n\s+cli_fail \"--frontend-opts", text, re.M)
+    assert m, "run-guest's reserved-property case is not where this test looks"
+    assert tuple(m.group(1).split("|")) == expspec.RESERVED_PROPS, \
+        (m.group(1).split("|"), expspec.RESERVED_PROPS)
+    for prop in (expspec.RESERVED_PROPS[0], expspec.RESERVED_PROPS[-1]):
+        assert check("--device", "nvme", "--frontend-opts", f"{prop}=1") == 2, prop
+
+
 def need(fn):
     def run():
         if MISSING:
@@ -205,6 +231,7 @@ tap.run([
      need(lambda: check_committed("soak-report", committed_reports("rerun")))),
     ("no committed report.json is of another kind", check_every_report),
     ("the schemas' tables are platter's own", need(check_tables)),
+    ("run-guest's front ends and reserved properties are expspec's", check_run_guest_tables),
     ("hostile edits of an experiment: refused by the schema and by platter",
      need(check_hostile)),
     ("a cell the schema refuses", need(check_cell_summary)),
