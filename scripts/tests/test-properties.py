@@ -383,7 +383,11 @@ SIM_WORDS = st.sampled_from([
     "0.001", "1e400", "-1", "--json", "--bs", "4k", "0", "--span", "1G", "--offset", "18000G",
     "--fsync", "3", "--trace", "/dev/null", "--seed", "18446744073709551616", "--explain",
     "--policy", "fua", "--queue-depth", "0", "--dump-profile", "x" * 200, "--pattern", "rand",
-    "--html", "p.html", "--timeline", "--explain-format", "narrow", "tall", "--version"])
+    "--html", "p.html", "--timeline", "--explain-format", "narrow", "tall", "--version",
+    # streams apart and the page's words: sizes that overflow with 4096
+    # jobs, text with markup and quotes
+    "--offset-increment", "8589934592G", "3k", "20g", "--size", "64M",
+    "--html-question", "--html-notice", "</script><b>\"q\"", "@DATA@"])
 
 
 @SETTINGS
