@@ -25,7 +25,7 @@ from .paths import ROOT
 RESERVED = ("if", "id")
 # -drive keys that any block driver takes (QEMU's drive options and the
 # generic block options)
-DRIVE_KEYS = ("file", "format", "cache", "aio", "discard", "detect-zeroes", "node-name",
+DRIVE_KEYS = ("file", "format", "cache", "aio", "discard", "detect-zeroes", "node-name", "snapshot",
               "read-only", "auto-read-only", "werror", "rerror", "copy-on-read")
 BOOL = ("on", "off")
 

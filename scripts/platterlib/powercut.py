@@ -21,28 +21,27 @@ import time
 
 from . import child
 from . import cli
+from . import crashstates
 from . import devicespec
 from . import expspec
 from . import kernelspec
 from . import matrix
 from . import outfile
 from . import paths
+from .splitmix import splitmix64
 
 ROOT = paths.ROOT
 CAMPAIGNS = os.path.join(ROOT, "scripts", "campaigns")
 REPORT_VERSION = 1
-MASK64 = (1 << 64) - 1
 # options the raw-device writer and verifier share (guest-tests/src/pattern.h)
 RAW_PATTERN_OPTIONS = ("--pattern", "--bs", "--span", "--offset")
 # a no-loss campaign whose cuts mostly checked nothing shows nothing
 MIN_CHECKED_FRACTION = 0.9
+# the driver's crash journal in a cut's work directory (--states)
+JOURNAL = "crash.journal"
+STATES_MAX = 1 << 20
 
 
-def splitmix64(x):
-    z = (x + 0x9E3779B97F4A7C15) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
 
 
 def load(name_or_path):
@@ -129,9 +128,12 @@ def plan(c, seed):
     return wl, lo + h % (hi - lo)
 
 
-def write_command(c, seed):
+def write_command(c, seed, journal=False):
     wl, cut_ns = plan(c, seed)
     drive = devicespec.device_drive_opts(c["device"], c.profile_arg)
+    if journal:
+        drive += f",crash-journal={JOURNAL}"
+
     # the seed also picks a raw workload's random offsets
     seed_arg = [] if wl.get("filesystem") else ["--seed", str(seed)]
     return matrix.run_guest_prefix(c.kernel, c["device"], drive) + [
@@ -152,10 +154,12 @@ def verify_args(wl, seed, acked):
     return [*wl.get("args", []), "--seed", str(seed), *tail]
 
 
-def guest_verify_command(c, wl, seed, acked):
+def guest_verify_command(c, wl, seed, acked, snapshot=False):
     # The verify boot only reads (and replays the xfs log): the `ideal`
-    # profile makes it quick without changing what is read.
-    drive = "driver=hddmodel,profile=ideal,file=disk.img"
+    # profile makes it quick without changing what is read.  With crash
+    # states the image must stay the cut's: the log replay's writes go to
+    # a temporary overlay (snapshot=on).
+    drive = "driver=hddmodel,profile=ideal,file=disk.img" + (",snapshot=on" if snapshot else "")
     return matrix.run_guest_prefix(c.kernel, c["device"], drive) + [
         wl["verify"], "--", *verify_args(wl, seed, acked)]
 
@@ -164,8 +168,10 @@ def host_verify_command(verifier, wl, seed, acked):
     return [verifier, "--dev", "disk.img", *verify_args(wl, seed, acked)]
 
 
-def rerun_command(c, seed):
-    return f"scripts/platter powercut {c.rerun_name} --seeds {seed}"
+def rerun_command(c, seed, states=0, state=None):
+    more = (f" --states {states}" if states else "") + \
+        (f" --state {state}" if state is not None else "")
+    return f"scripts/platter powercut {c.rerun_name} --seeds {seed}{more}"
 
 
 def check_image(c, directory):
@@ -188,11 +194,13 @@ def check_image(c, directory):
 ALL_FAILED_STOP = 3
 
 
-def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
-    """Run one cut; returns its record (host timings under "host")."""
+def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600, states=0,
+            state=None):
+    """Run one cut; returns its record (host timings under "host").
+    With states, the crash states of the cut too (state: only that one)."""
     wl, cut_ns = plan(c, seed)
     rec = {"seed": seed, "workload": wl["name"], "cut_ns": cut_ns,
-           "rerun": rerun_command(c, seed)}
+           "rerun": rerun_command(c, seed, states, state)}
     host = {}
     rec["host"] = host
     try:
@@ -203,7 +211,8 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
         rec.update(verdict="error", error=f"cannot make the image in {workdir}: {e.strerror}")
         return rec
     t0 = time.monotonic()
-    wres, err = child.run_json(write_command(c, seed), timeout, workdir, last_line=True)
+    wres, err = child.run_json(write_command(c, seed, journal=bool(states)), timeout, workdir,
+                               last_line=True)
     host["write_s"] = round(time.monotonic() - t0, 1)
     if err:
         rec.update(verdict="error", error=f"write run: {err}")
@@ -219,7 +228,7 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
     if how == "host":
         vcmd = host_verify_command(verifier, wl, seed, wres["acked"])
     else:
-        vcmd = guest_verify_command(c, wl, seed, wres["acked"])
+        vcmd = guest_verify_command(c, wl, seed, wres["acked"], snapshot=bool(states))
     vres, err = child.run_json(vcmd, timeout, workdir, last_line=True)
     host["verify_s"] = round(time.monotonic() - t0, 1)
     rec["verified_in"] = how
@@ -228,13 +237,91 @@ def run_cut(c, seed, workdir, verify="auto", verifier=None, timeout=3600):
         return rec
     rec["verify"] = {k: vres[k] for k in ("checked_writes", "checked_sectors",
                                            "lost_writes", "losses")}
-    if vres["lost_writes"]:
+    if isinstance(vres.get("fsck"), dict):
+        rec["verify"]["fsck"] = vres["fsck"]
+    if vres["lost_writes"] or fsck_found(vres):
         rec["verdict"] = "loss"
     elif not wres["acks"]:
         rec["verdict"] = "no-acks"
     else:
         rec["verdict"] = "ok"
+    if states:
+        t0 = time.monotonic()
+        vcmd = (host_verify_command(verifier, wl, seed, wres["acked"]) if how == "host" else
+                guest_verify_command(c, wl, seed, wres["acked"], snapshot=True))
+        rec["states"] = run_states(c, seed, workdir, vcmd, rec["verify"], states, state,
+                                   timeout)
+        host["states_s"] = round(time.monotonic() - t0, 1)
     return rec
+
+
+def fsck_found(v):
+    """Did the file system's own check (a verifier result's "fsck") find
+    anything?"""
+    f = v.get("fsck") if isinstance(v, dict) else None
+    return isinstance(f, dict) and f.get("status") != 0
+
+
+def run_states(c, seed, workdir, vcmd, model_verify, n, only, timeout):
+    """The cut's crash states (crashstates.plan(journal, n, seed); only:
+    that one alone), each verified with vcmd on the cut image with the
+    state's overlay, the image put back after each.  The model's own state
+    is the cut image, already verified (model_verify)."""
+    out = {"requested": n, "checked": 0, "verified": 0, "lost": 0, "errors": 0,
+           "by_strategy": {}, "losses": []}
+    if only is not None:
+        out["only"] = only
+    try:
+        j = crashstates.read(os.path.join(workdir, JOURNAL))
+    except crashstates.BadJournal as e:
+        out["error"] = str(e)
+        return out
+    out["journal"] = j.summary()
+    if not j.complete:
+        out["error"] = f"the driver's crash journal stopped: {j.gave_up}"
+        return out
+    img = os.path.join(workdir, "disk.img")
+    model = crashstates.model_image(j)
+    cut = crashstates.read_image(img, model)
+    if cut != model:
+        out["error"] = ("the journal's own write-back order does not give the cut image "
+                        "(a driver defect: the states would be wrong)")
+        return out
+    seen = {crashstates.digest(model): (model_verify, None)}
+    states = crashstates.plan(j, n, seed)
+    for i in ([only] if only is not None else range(len(states))):
+        if i >= len(states):
+            out["error"] = f"--state {i}: the cut has {len(states)} states"
+            break
+        strategy, what, build = states[i]
+        overlay = build()
+        key = crashstates.digest(overlay)
+        if key not in seen:
+            crashstates.write_image(img, overlay)
+            try:
+                vres, err = child.run_json(vcmd, timeout, workdir, last_line=True)
+            finally:
+                crashstates.write_image(img, cut)
+            seen[key] = (vres, err)
+            out["verified"] += 1
+        vres, err = seen[key]
+        s = out["by_strategy"].setdefault(strategy, {"states": 0, "lost": 0, "errors": 0})
+        s["states"] += 1
+        out["checked"] += 1
+        if err:
+            s["errors"] += 1
+            out["errors"] += 1
+            out.setdefault("first_error", f"state {i}: {err}")
+        elif vres["lost_writes"] or fsck_found(vres):
+            s["lost"] += 1
+            out["lost"] += 1
+            if len(out["losses"]) < 20:
+                first = vres["losses"][0] if vres["losses"] else {}
+                out["losses"].append({"state": i, "strategy": strategy, "what": what,
+                                      "lost_writes": vres["lost_writes"], "first": first,
+                                      **({"fsck": vres["fsck"]} if fsck_found(vres) else {}),
+                                      "rerun": rerun_command(c, seed, n, i)})
+    return out
 
 
 def summarize(records):
@@ -242,29 +329,53 @@ def summarize(records):
          "acked_writes_checked": 0, "cuts_drive_lost_data": 0,
          "lost_writes": 0, "cuts_with_loss": 0, "errors": 0, "loss_seeds": [],
          "bytes_lost_by_drive": 0}
+    st = None
     for r in records:
         if r["verdict"] == "error":
             s["errors"] += 1
             continue
+        if "states" in r:
+            st = st or {"states": 0, "verified": 0, "lost": 0, "errors": 0,
+                        "cuts_with_state_loss": 0, "cuts_without_states": 0,
+                        "writes_in_doubt": 0, "by_strategy": {}, "loss_seeds": []}
+            x = r["states"]
+            st["states"] += x["checked"]
+            st["verified"] += x["verified"]
+            st["lost"] += x["lost"]
+            st["errors"] += x["errors"] + ("error" in x)
+            st["cuts_without_states"] += "error" in x
+            st["writes_in_doubt"] += x.get("journal", {}).get("writes_in_doubt", 0)
+            if x["lost"]:
+                st["cuts_with_state_loss"] += 1
+                st["loss_seeds"].append(r["seed"])
+            for name, v in x["by_strategy"].items():
+                b = st["by_strategy"].setdefault(name, {"states": 0, "lost": 0, "errors": 0})
+                for k in b:
+                    b[k] += v[k]
         s["cuts_with_acks"] += r["acks"] > 0
         s["cuts_before_writing"] += not r["writing"]
         s["cuts_drive_lost_data"] += r["power_cut"]["lost_bytes"] > 0
         s["acked_writes_checked"] += r["verify"]["checked_writes"]
         s["lost_writes"] += r["verify"]["lost_writes"]
+        if fsck_found(r["verify"]):
+            s["cuts_fsck_findings"] = s.get("cuts_fsck_findings", 0) + 1
         s["bytes_lost_by_drive"] += r["power_cut"]["lost_bytes"]
         if r["verdict"] == "loss":
             s["cuts_with_loss"] += 1
             s["loss_seeds"].append(r["seed"])
+    if st is not None:
+        s["crash_states"] = st
     return s
 
 
 def passed(c, s):
     """Did the campaign show what it expects?"""
-    if s["errors"] or not s["cuts"]:
+    st = s.get("crash_states", {"lost": 0, "errors": 0})
+    if s["errors"] or not s["cuts"] or st["errors"]:
         return False
     if c.get("expect", "no-loss") == "loss":
-        return s["cuts_with_loss"] > 0
-    return (s["lost_writes"] == 0 and
+        return s["cuts_with_loss"] > 0 or st["lost"] > 0
+    return (s["lost_writes"] == 0 and s["cuts_with_loss"] == 0 and st["lost"] == 0 and
             s["cuts_with_acks"] >= MIN_CHECKED_FRACTION * s["cuts"])
 
 
@@ -370,6 +481,7 @@ def markdown(doc):
              "*drive lost data*: cuts at which the modeled drive's volatile cache held "
              f"data ({s['bytes_lost_by_drive']} bytes over the campaign), i.e. cuts that "
              "tested something.", ""]
+    lines += states_markdown(doc)
     losses = [r for r in doc["cuts"] if r["verdict"] == "loss"]
     if losses:
         lines += ["## Losses", "", "| seed | workload | cut at (ns) | acks | lost writes | "
@@ -398,3 +510,55 @@ def cut_seeds_said(doc):
     if doc["meta"].get("seed") is None:
         return "cut seeds given with `--seeds`"
     return f"campaign seed {doc['meta']['seed']}"
+
+
+def states_markdown(doc):
+    """The crash states' part of the report (--states), or nothing."""
+    st = doc["summary"].get("crash_states")
+    if st is None:
+        return []
+    host_s = sum(h.get("states_s", 0) for h in doc.get("host", {}).values()
+                 if isinstance(h, dict))
+    rate = f"{st['verified'] / host_s * 3600:.0f}" if host_s else "n/a"
+    lines = ["## Crash states", "",
+             "Besides the model's own write-back order, each cut's other crash states: "
+             "what the drive may have left of the writes acknowledged since the last "
+             "point at which every write was durable (a FUA write, or a completed flush "
+             "covering it), drawn by the strategies below "
+             "(`docs/powercut.md`, \"Crash states\").", "",
+             f"{st['states']} states over {doc['summary']['cuts']} cuts "
+             f"({st['writes_in_doubt']} writes in doubt at the cuts), {st['verified']} distinct "
+             f"images verified in {host_s:.0f} s of host time ({rate} states verified per "
+             f"host hour); {st['lost']} states lost acknowledged data, in "
+             f"{st['cuts_with_state_loss']} cuts; {st['errors']} errors.", "",
+             "| strategy | states | lost data | errors |", "| --- | ---: | ---: | ---: |"]
+    for name in crashstates.STRATEGY_NAMES:
+        b = st["by_strategy"].get(name)
+        if b:
+            lines.append(f"| {name} | {b['states']} | {b['lost']} | {b['errors']} |")
+    lines.append("")
+    shown = [(r, x) for r in doc["cuts"] if r["verdict"] != "error"
+             for x in r.get("states", {}).get("losses", [])]
+    if shown:
+        lines += ["| seed | state | strategy | what | lost writes | rerun |",
+                  "| ---: | ---: | --- | --- | ---: | --- |"]
+        for r, x in shown[:50]:
+            lines.append(f"| {r['seed']} | {x['state']} | {x['strategy']} | {x['what']} | "
+                         f"{x['lost_writes']} | `{x['rerun']}` |")
+        lines.append("")
+    errs = [(r["seed"], r["states"].get("error") or r["states"].get("first_error"))
+            for r in doc["cuts"] if r["verdict"] != "error" and "states" in r and
+            (r["states"].get("error") or r["states"].get("first_error"))]
+    lines += [f"- seed {s}: {e}" for s, e in errs[:20]] + ([""] if errs else [])
+    return lines
+
+
+def states_said(x):
+    """A cut's crash states for its progress line, or ''."""
+    if x is None:
+        return ""
+    if "error" in x:
+        return f"; crash states: {x['error']}"
+    return (f"; {x['checked']} crash states ({x['verified']} distinct, "
+            f"{x['journal']['writes_in_doubt']} writes in doubt): {x['lost']} lost data"
+            + (f", {x['errors']} errors" if x["errors"] else ""))

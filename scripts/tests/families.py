@@ -711,6 +711,7 @@ def _check_sim_number(h, case):
 PLATTER_NUMBERS = [
     ("compare", "--runtime"), ("compare", "--parallel"), ("compare", "--shard"),
     ("powercut", "--cuts"), ("powercut", "--seed"), ("powercut", "--parallel"),
+    ("powercut", "--states"), ("powercut", "--state"),
 ]
 
 

@@ -126,14 +126,20 @@ hdd_destage(BDRVHddState *s, uint64_t offset, uint64_t length)
     return hdd_write_out_if_due(s);
 }
 
-/* Over buf, image data: what the drive holds that the image does not. */
-static void hdd_overlay(BDRVHddState *s, uint64_t offset, uint64_t length,
-                        uint8_t *buf)
+void hdd_media_overlay(BDRVHddState *s, uint64_t offset, uint64_t length,
+                       uint8_t *buf)
 {
     if (s->writing) {
         hdd_map_overlay(s->writing, offset, length, buf);
     }
     hdd_map_overlay(s->unwritten, offset, length, buf);
+}
+
+/* Over buf, image data: what the drive holds that the image does not. */
+static void hdd_overlay(BDRVHddState *s, uint64_t offset, uint64_t length,
+                        uint8_t *buf)
+{
+    hdd_media_overlay(s, offset, length, buf);
     hdd_map_overlay(s->map, offset, length, buf);
 }
 
@@ -244,6 +250,7 @@ hdd_co_untimed(BDRVHddState *s, HwmOp op, int64_t offset, int64_t bytes,
         while (s->writing) {
             qemu_co_queue_wait(&s->write_out_done, NULL);
         }
+        hdd_crash_untimed_write(s);
         hdd_map_cut(s->unwritten, offset, bytes, NULL, NULL);
         hdd_map_cut(s->map, offset, bytes, NULL, NULL);
         ret = bdrv_co_pwritev(s->bs->file, offset, bytes, qiov, 0);

@@ -103,6 +103,7 @@ static void hdd_free(BDRVHddState *s)
     g_clear_pointer(&s->ff_bh, qemu_bh_delete);
     g_clear_pointer(&s->cut_bh, qemu_bh_delete);
     hdd_close_trace(s);
+    hdd_crash_free(s);
     g_clear_pointer(&s->by_tag, g_hash_table_unref);
     g_clear_pointer(&s->map, hdd_map_free);
     g_clear_pointer(&s->unwritten, hdd_map_free);
@@ -192,6 +193,11 @@ int hdd_open(BlockDriverState *bs, QDict *options, int flags,
     }
 
     if (o->trace && !hdd_open_trace(s, o->trace, errp)) {
+        ret = -EINVAL;
+        goto fail;
+    }
+
+    if (o->crash_journal && !hdd_crash_open(s, o->crash_journal, errp)) {
         ret = -EINVAL;
         goto fail;
     }

@@ -65,6 +65,8 @@ hdd_cut(BDRVHddState *s, hwm_ns at, HddState after, HddCutReport *rep)
      */
     hdd_deliver(s, at);
     hdd_write_out(s);
+    /* (the image equals the media now) */
+    hdd_crash_cut(s, after == HDD_OFF);
     rep->clock_ns = s->now;
     rep->lost = hwm_power_cut(s->dev, s->now);
     rep->lost_bytes = 0;

@@ -37,6 +37,7 @@
  *   hddmodel-power.c  power cuts, cycles and the scheduled power loss
  *   hddmodel-open.c   options, open, close
  *   hddmodel-trace.c  the trace=FILE request trace
+ *   hddmodel-crash.c  crash-journal=FILE: what a power loss may have left
  *   hddmodel-map.c    the data of cached writes by byte range
  *   hddmodel-qmp.c    query-hddmodel and hddmodel-power-cut
  *
@@ -197,6 +198,9 @@ static int hdd_submit(BDRVHddState *s, HddReq *req)
         return err->code == HWM_ERROR_RANGE ? -EINVAL : -EIO;
     }
     req->submitted = true;
+    if (req->hr.op == HWM_OP_FLUSH) {
+        hdd_crash_flush_submitted(s, req);
+    }
     if (s->trace) {
         req->trace_seq = hwm_trace_order_submitted(s->trace_order);
     }
@@ -329,9 +333,12 @@ hdd_handle_complete(BDRVHddState *s, const HwmEvent *ev)
         ret = hdd_read_data(s, req);
         break;
     case HWM_OP_WRITE:
+        hdd_crash_acked(s, req, ev->durable);
         ret = hdd_write_data(s, req, ev->durable);
         break;
     case HWM_OP_FLUSH:
+        hdd_crash_flushed(s, req);
+        break;
     case HWM_OP_DISCARD:
         break;
     }
@@ -360,6 +367,7 @@ void GRAPH_RDLOCK hdd_deliver(BDRVHddState *s, hwm_ns now)
             if (ev[i].kind == HWM_EV_COMPLETE) {
                 hdd_handle_complete(s, &ev[i]);
             } else if (ev[i].kind == HWM_EV_DURABLE) {
+                hdd_crash_destaged(s, ev[i].offset, ev[i].length);
                 hdd_destage(s, ev[i].offset, ev[i].length);
             }   /* (HWM_EV_HOME: not asked for, and no data to move) */
         }

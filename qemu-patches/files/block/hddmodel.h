@@ -1,8 +1,9 @@
 /*
  * hddmodel: what the driver's files share.  The request path
  * (hddmodel.c), the image (hddmodel-image.c), power (hddmodel-power.c),
- * open and close (hddmodel-open.c), the trace (hddmodel-trace.c), the map
- * of cached write data (hddmodel-map.c) and the QMP commands
+ * open and close (hddmodel-open.c), the trace (hddmodel-trace.c), the crash
+ * journal (hddmodel-crash.c), the map of cached write data
+ * (hddmodel-map.c) and the QMP commands
  * (hddmodel-qmp.c); hddmodel.c's head comment says what each owns.
  *
  * Copyright (C) 2026 the platter authors.
@@ -114,6 +115,7 @@ void hdd_acct_wait(uint64_t *n, hwm_ns *sum, hwm_ns *max, hwm_ns from,
 #define HDD_OPT_CUT_REQUEST "power-cut-request"
 #define HDD_OPT_CUT_EVERY   "power-cut-every-ns"
 #define HDD_OPT_CUT_SEED    "power-cut-seed"
+#define HDD_OPT_CRASH_JOURNAL "crash-journal"
 
 typedef struct HddReq {
     Coroutine *co;
@@ -125,6 +127,8 @@ typedef struct HddReq {
     uint64_t trace_seq;         /* trace=FILE: its place in the line order */
     bool done;
     hwm_ns arrive_ns;           /* when it reached the driver */
+    uint64_t acked_before;      /* FLUSH, crash-journal: writes acknowledged
+                                 * when the model took it */
     QTAILQ_ENTRY(HddReq) next;
 } HddReq;
 
@@ -223,6 +227,7 @@ typedef struct BDRVHddState {
                                  * the first command finds the drive off */
     uint64_t cycles;            /* such cuts so far */
     HddAcct acct;               /* reported at exit (hddmodel-qmp.c) */
+    struct HddCrash *crash;     /* crash-journal=FILE, or NULL */
 } BDRVHddState;
 
 /* the node's accounting lines on stderr, once (hddmodel-qmp.c) */
@@ -275,6 +280,9 @@ int GRAPH_RDLOCK hdd_write_out_everything(BDRVHddState *s);
 /* The model says [offset, +length) is on the media now. */
 int GRAPH_RDLOCK hdd_destage(BDRVHddState *s, uint64_t offset,
                              uint64_t length);
+/* Over buf (image data for [offset, +length)): durable data not on it yet. */
+void hdd_media_overlay(BDRVHddState *s, uint64_t offset, uint64_t length,
+                       uint8_t *buf);
 /* A completed READ's data: image, under what the drive holds. */
 int GRAPH_RDLOCK hdd_read_data(BDRVHddState *s, HddReq *req);
 /* A completed WRITE's data: to the cache's map, or durable to the batch. */
@@ -307,6 +315,25 @@ bool hdd_parse_cut(BDRVHddState *s, const BlockdevOptionsHddModel *o,
 void hdd_cut_timer_cb(void *opaque);
 void hdd_cycle_timer_cb(void *opaque);
 void hdd_cut_bh(void *opaque);
+
+/* ---- crash-journal=FILE (hddmodel-crash.c) ------------------------------- */
+
+typedef struct HddCrash HddCrash;
+
+/* Set up the journal (s->crash); false with errp set if FILE cannot be made. */
+bool hdd_crash_open(BDRVHddState *s, const char *path, Error **errp);
+void hdd_crash_free(BDRVHddState *s);
+/* A WRITE completes (before its data goes to the map or the batch). */
+void GRAPH_RDLOCK hdd_crash_acked(BDRVHddState *s, HddReq *req, bool durable);
+/* The model takes a FLUSH, and completes it. */
+void hdd_crash_flush_submitted(BDRVHddState *s, HddReq *req);
+void hdd_crash_flushed(BDRVHddState *s, HddReq *req);
+/* The model wrote [offset, +length) back from its cache. */
+void hdd_crash_destaged(BDRVHddState *s, uint64_t offset, uint64_t length);
+/* A write that bypassed the model (the VM stopped): the journal stops. */
+void hdd_crash_untimed_write(BDRVHddState *s);
+/* The power is cut (the image equals the media): the file if for good. */
+void hdd_crash_cut(BDRVHddState *s, bool for_good);
 
 /* ---- open and close (hddmodel-open.c) ------------------------------------ */
 

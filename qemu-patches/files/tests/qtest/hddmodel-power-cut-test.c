@@ -6,7 +6,8 @@
  * host queue, held back by the block layer, arriving while the driver
  * delivers events or runs the model forward on its own; and the clean
  * shutdown that loses nothing.  From the cut on (and whenever the VM
- * stops) the image holds exactly what the modelled media holds.
+ * stops) the image holds exactly what the modelled media holds; with
+ * crash-journal=FILE, the file says what else it may have held.
  *
  * Copyright (C) 2026 the platter authors.
  *
@@ -15,6 +16,11 @@
  */
 
 #include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qobject/qdict.h"
+#include "qobject/qjson.h"
+#include "qobject/qlist.h"
+#include "qobject/qnum.h"
 #include "hddmodel-rig.h"
 
 /*
@@ -469,6 +475,103 @@ static void test_power_cut_full_queue(void)
     rig_end(r);
 }
 
+/*
+ * crash-journal=FILE: at the power loss the file holds the writes no flush
+ * covered (b, then c over a), the media as of the flush under them (a,
+ * and zeros) and the data of each.
+ */
+static int64_t journal_int(QList *row, int i)
+{
+    QListEntry *e;
+
+    QLIST_FOREACH_ENTRY(row, e) {
+        if (i-- == 0) {
+            return qnum_get_int(qobject_to(QNum, qlist_entry_obj(e)));
+        }
+    }
+    g_assert_not_reached();
+}
+
+static void test_crash_journal(void)
+{
+    g_autofree char *img = make_image();
+    g_autofree char *journal = g_strdup_printf("%s.journal", img);
+    g_autofree char *opt = g_strdup_printf("power-cut-request=5,"
+                                           "crash-journal=%s,", journal);
+    g_autofree char *text = NULL;
+    uint8_t a[4096], b[4096], c[4096], z[4096] = { 0 }, got[4096];
+    const uint8_t *data, *want;
+    QDict *head;
+    QList *writes, *before;
+    QListEntry *e;
+    size_t len;
+    char *nl;
+    int64_t t0;
+    Rig *r;
+    int i;
+
+    fill(a, sizeof(a), 21);
+    fill(b, sizeof(b), 22);
+    fill(c, sizeof(c), 23);
+    r = rig_start_full(img, true, opt, "-action shutdown=pause ");
+    vblk_setup(r);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 2000, a, sizeof(a), &t0);
+    vblk_io(r, VIRTIO_BLK_T_FLUSH, 0, NULL, 0, &t0);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 3000, b, sizeof(b), &t0);
+    vblk_io(r, VIRTIO_BLK_T_OUT, 2000, c, sizeof(c), &t0);
+    g_assert_cmpint(vblk_try(r, VIRTIO_BLK_T_IN, 3000, got, sizeof(got), NULL),
+                    ==, VIRTIO_BLK_S_IOERR);
+    qtest_qmp_eventwait(r->qts, "SHUTDOWN");
+    rig_stop(r);
+
+    g_assert_true(g_file_get_contents(journal, &text, &len, NULL));
+    nl = memchr(text, '\n', len);
+    g_assert_nonnull(nl);
+    *nl = 0;
+    data = (const uint8_t *)nl + 1;
+    head = qobject_to(QDict, qobject_from_json(text, &error_abort));
+    g_assert_cmpstr(qdict_get_str(head, "format"), ==,
+                    "platter-crash-journal");
+    g_assert_cmpint(qdict_get_int(head, "version"), ==, 1);
+    g_assert_true(qdict_get_bool(head, "complete"));
+    g_assert_cmpint(qdict_get_int(head, "acked"), ==, 3);
+    g_assert_cmpint(qdict_get_int(head, "durable_seq"), ==, 1);
+    g_assert_cmpint(qdict_get_int(head, "data_bytes"), ==,
+                    len - (nl + 1 - text));
+
+    /* [seq, offset, length, durable, data_at]: b, then c */
+    writes = qdict_get_qlist(head, "writes");
+    g_assert_cmpint(qlist_size(writes), ==, 2);
+    i = 0;
+    QLIST_FOREACH_ENTRY(writes, e) {
+        QList *row = qobject_to(QList, qlist_entry_obj(e));
+
+        want = i ? c : b;
+        g_assert_cmpint(journal_int(row, 0), ==, 2 + i);
+        g_assert_cmpint(journal_int(row, 1), ==, (i ? 2000 : 3000) * 512);
+        g_assert_cmpint(journal_int(row, 2), ==, 4096);
+        g_assert_cmpint(journal_int(row, 3), ==, 0);
+        g_assert_cmpmem(data + journal_int(row, 4), 4096, want, 4096);
+        i++;
+    }
+    /* [offset, length, data_at]: a under c, nothing under b */
+    before = qdict_get_qlist(head, "before");
+    g_assert_cmpint(qlist_size(before), ==, 2);
+    i = 0;
+    QLIST_FOREACH_ENTRY(before, e) {
+        QList *row = qobject_to(QList, qlist_entry_obj(e));
+
+        want = i ? z : a;
+        g_assert_cmpint(journal_int(row, 0), ==, (i ? 3000 : 2000) * 512);
+        g_assert_cmpint(journal_int(row, 1), ==, 4096);
+        g_assert_cmpmem(data + journal_int(row, 2), 4096, want, 4096);
+        i++;
+    }
+    qobject_unref(head);
+    unlink(journal);
+    unlink(img);
+}
+
 int main(int argc, char **argv)
 {
     if (rig_test_init(&argc, &argv)) {
@@ -485,6 +588,8 @@ int main(int argc, char **argv)
                        test_cut_in_fast_forward);
         qtest_add_func("/hddmodel/power-cut/full-queue",
                        test_power_cut_full_queue);
+        qtest_add_func("/hddmodel/power-cut/crash-journal",
+                       test_crash_journal);
     }
     return g_test_run();
 }
