@@ -5,7 +5,10 @@
  *   raw device: the sector must hold that write or a later write to the
  *               same place (a later write may have landed, acknowledged or
  *               not);
- *   files:      DIR/pc-<job> must hold exactly that record there.
+ *   files:      DIR/pc-<job> must hold exactly that record there; with
+ *               --slots S (the writer's), only the newest acknowledged
+ *               write of each slot is checked, and that or a later write
+ *               to the slot passes.
  * Anything else is a loss: an empty sector (never reached the media), a
  * damaged one, an older write's data, or a file too short.
  *
@@ -14,7 +17,7 @@
  * verdict is data); 1 if the device or files cannot be read, 2 for usage.
  *
  * usage: powercut-verify (--dev DEV [--pattern seq|rand] [--span 100G]
- *                         [--offset 0] [--seed 1] | --dir DIR)
+ *                         [--offset 0] [--seed 1] | --dir DIR [--slots S])
  *                        [--bs 4k] [--run R] --acked JOB:SEQ[,JOB:SEQ...]
  * (--acked none: nothing was acknowledged.) */
 #define _GNU_SOURCE
@@ -42,7 +45,7 @@ struct verdict {
 static void usage(void)
 {
     fprintf(stderr, "usage: powercut-verify (--dev DEV [--pattern seq|rand] "
-            "[--span 100G] [--offset 0] [--seed 1] | --dir DIR) [--bs 4k] "
+            "[--span 100G] [--offset 0] [--seed 1] | --dir DIR [--slots S]) [--bs 4k] "
             "[--run R] --acked JOB:SEQ[,JOB:SEQ...]|none\n");
     exit(2);
 }
@@ -135,7 +138,7 @@ int main(int argc, char **argv)
 {
     const char *dev = NULL, *dir = NULL, *acked = NULL;
     struct pattern_opts po = PATTERN_OPTS_DEFAULT;
-    uint64_t run = 1;
+    uint64_t run = 1, slots = 0;
     const char *why;
     static int64_t last[MAX_JOBS];
 
@@ -146,6 +149,7 @@ int main(int argc, char **argv)
         { "--dir", platter_arg_text, &dir },
         { "--run", arg_u64, &run },
         { "--acked", acked_arg, &ack },
+        { "--slots", arg_u64, &slots },
     };
 
     if (platter_argv_parse("powercut-verify", argc, argv, args,
@@ -159,6 +163,10 @@ int main(int argc, char **argv)
     }
     if ((why = pattern_opts_check(&po))) {
         fprintf(stderr, "powercut-verify: %s\n", why);
+        return 2;
+    }
+    if (slots && (dev || slots > (1ULL << 30))) {
+        fprintf(stderr, "powercut-verify: --slots: files only, at most 2^30\n");
         return 2;
     }
     const uint64_t bs = po.bs;
@@ -196,12 +204,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "powercut-verify: %s: %s\n", path, strerror(errno));
             return 1;
         }
-        for (int64_t seq = 0; seq <= last[j]; seq++) {
+        /* with slots, only each slot's newest acknowledged write */
+        int64_t first = slots && last[j] >= (int64_t)slots ? last[j] - (int64_t)slots + 1 : 0;
+        for (int64_t seq = first; seq <= last[j]; seq++) {
             struct record_id want = { .run = run, .seq = (uint64_t)seq,
                                       .job = (uint32_t)j };
             ssize_t got = 0;
 
-            want.offset = dev ? pattern_next(&pat) : (uint64_t)seq * bs;
+            want.offset = dev ? pattern_next(&pat)
+                        : (slots ? (uint64_t)seq % slots : (uint64_t)seq) * bs;
             if (fd >= 0) {
                 got = pread(fd, buf, bs, (off_t)want.offset);
                 if (got < 0) {
@@ -210,7 +221,7 @@ int main(int argc, char **argv)
                     return 1;
                 }
             }
-            judge(&v, &want, buf, bs, (uint64_t)got, !dev);
+            judge(&v, &want, buf, bs, (uint64_t)got, !dev && !slots);
         }
         if (fd >= 0)
             close(fd);

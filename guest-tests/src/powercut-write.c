@@ -12,9 +12,15 @@
  *               acknowledged when pwrite() returns.  Job 0.
  *   --dir DIR   --threads N, each appending --bs records to DIR/pc-<job>
  *               with write() + fsync(); acknowledged when fsync() returns.
+ *               With --slots S, record seq goes to slot seq % S of the
+ *               file with pwrite() + fdatasync(): after the first S, each
+ *               write overwrites allocated blocks, and fdatasync has no
+ *               metadata to log, so only the data device's cache flush
+ *               makes it durable (the path the xfs series changes).
  *
  * usage: powercut-write (--dev DEV [--pattern seq|rand] [--span 100G]
- *                        [--offset 0] [--seed 1] | --dir DIR [--threads 16])
+ *                        [--offset 0] [--seed 1] | --dir DIR [--threads 16]
+ *                        [--slots S])
  *                       [--bs 4k] [--run R] [--ios N]
  * --ios N stops each job after N acknowledged writes (0: until an error),
  * --run R is stamped into every record (the campaign's seed for this cut). */
@@ -41,6 +47,7 @@ struct job {
     uint32_t id;
     int fd;
     uint64_t bs, run, max_ios;
+    uint64_t slots;              /* files: records wrap here; 0: append */
     struct write_pattern *pat;   /* raw device; NULL: append to fd */
     int err;
 };
@@ -69,15 +76,16 @@ static void *run_job(void *arg)
         struct record_id id = { .run = j->run, .seq = seq, .job = j->id };
         ssize_t n;
 
-        id.offset = j->pat ? pattern_next(j->pat) : seq * j->bs;
+        id.offset = j->pat ? pattern_next(j->pat)
+                  : (j->slots ? seq % j->slots : seq) * j->bs;
         record_fill(buf, j->bs, &id);
-        n = j->pat ? pwrite(j->fd, buf, j->bs, (off_t)id.offset)
-                   : write(j->fd, buf, j->bs);
+        n = j->pat || j->slots ? pwrite(j->fd, buf, j->bs, (off_t)id.offset)
+                               : write(j->fd, buf, j->bs);
         if (n != (ssize_t)j->bs) {
             j->err = n < 0 ? errno : EIO;
             break;
         }
-        if (!j->pat && fsync(j->fd) != 0) {
+        if (!j->pat && (j->slots ? fdatasync(j->fd) : fsync(j->fd)) != 0) {
             j->err = errno;
             break;
         }
@@ -90,8 +98,8 @@ static void *run_job(void *arg)
 static void usage(void)
 {
     fprintf(stderr, "usage: powercut-write (--dev DEV [--pattern seq|rand] "
-            "[--span 100G] [--offset 0] [--seed 1] | --dir DIR [--threads 16]) "
-            "[--bs 4k] [--run R] [--ios N]\n");
+            "[--span 100G] [--offset 0] [--seed 1] | --dir DIR [--threads 16] "
+            "[--slots S]) [--bs 4k] [--run R] [--ios N]\n");
     exit(2);
 }
 
@@ -114,7 +122,7 @@ int main(int argc, char **argv)
     struct pattern_opts po = PATTERN_OPTS_DEFAULT;
     uint64_t run = 1;
     const char *why;
-    uint64_t threads = 16, max_ios = 0;
+    uint64_t threads = 16, max_ios = 0, slots = 0;
 
     const struct platter_arg args[] = {
         PATTERN_ARGS(&po),
@@ -123,6 +131,7 @@ int main(int argc, char **argv)
         { "--run", arg_u64, &run },
         { "--threads", arg_u64, &threads },
         { "--ios", arg_u64, &max_ios },
+        { "--slots", arg_u64, &slots },
     };
 
     if (platter_argv_parse("powercut-write", argc, argv, args,
@@ -135,6 +144,10 @@ int main(int argc, char **argv)
     }
     if (!dev == !dir) {
         fprintf(stderr, "powercut-write: give exactly one of --dev and --dir\n");
+        return 2;
+    }
+    if (slots && (dev || slots > (1ULL << 30))) {
+        fprintf(stderr, "powercut-write: --slots: files only, at most 2^30\n");
         return 2;
     }
     if ((why = pattern_opts_check(&po))) {
@@ -161,6 +174,7 @@ int main(int argc, char **argv)
         j->bs = bs;
         j->run = run;
         j->max_ios = max_ios;
+        j->slots = slots;
         if (dev) {
             uint64_t size = 0;
 
@@ -182,7 +196,8 @@ int main(int argc, char **argv)
             j->pat = &pat;
         } else {
             snprintf(path, sizeof(path), "%s/pc-%u", dir, j->id);
-            j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+            j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | (slots ? 0 : O_APPEND),
+                         0644);
             if (j->fd < 0) {
                 fprintf(stderr, "powercut-write: %s: %s\n", path, strerror(errno));
                 return 1;

@@ -83,6 +83,32 @@ def files_short_is_loss(tmp):
     assert v["lost_writes"] == 3 and v["losses"][0]["found"] == "missing", v
 
 
+def files_slots(tmp):
+    """--slots 4: 10 records per job wrap over 4 slots; the newest of each
+    slot verifies, a newer unacknowledged one passes, an older one put
+    back in its slot is stale."""
+    pc0 = os.path.join(tmp, "pc-0")
+    write(["--dir", tmp, "--threads", "1", "--ios", "3", "--run", "3", "--slots", "4"])
+    with open(pc0, "rb") as f:
+        f.seek(2 * 4096)
+        seq2 = f.read(4096)
+    acks = write(["--dir", tmp, "--threads", "2", "--ios", "10", "--run", "3",
+                  "--slots", "4"])
+    assert len(acks) == 20
+    assert os.path.getsize(pc0) == 4 * 4096
+    v = verify(["--dir", tmp, "--run", "3", "--slots", "4", "--acked", "0:9,1:9"])
+    assert v["lost_writes"] == 0 and v["checked_writes"] == 8, v
+    # acknowledged up to 8: slot 1 holds 9, newer than 5, which passes
+    v = verify(["--dir", tmp, "--run", "3", "--slots", "4", "--acked", "0:8,1:8"])
+    assert v["lost_writes"] == 0 and v["checked_writes"] == 8, v
+    with open(pc0, "r+b") as f:
+        f.seek(2 * 4096)
+        f.write(seq2)
+    v = verify(["--dir", tmp, "--run", "3", "--slots", "4", "--acked", "0:9,1:9"])
+    assert v["lost_writes"] == 1 and v["losses"][0] == {
+        "job": 0, "seq": 6, "offset": 8192, "sector": 0, "found": "stale"}, v
+
+
 def bad_input(tmp):
     for args in (["--dir", tmp, "--acked", "0:x"], ["--dir", tmp],
                  ["--dev", "x", "--dir", tmp, "--acked", "none"],
@@ -90,9 +116,13 @@ def bad_input(tmp):
         p = subprocess.run([os.path.join(BIN, "powercut-verify"), *args],
                            capture_output=True, text=True)
         assert p.returncode == 2 and not p.stdout and "powercut-verify" in p.stderr, (args, p)
-    p = subprocess.run([os.path.join(BIN, "powercut-write"), "--dir", tmp, "--bs", "100"],
-                       capture_output=True, text=True)
-    assert p.returncode == 2 and not p.stdout, p
+    for args in (["--dir", tmp, "--bs", "100"], ["--dev", "x", "--slots", "4"]):
+        p = subprocess.run([os.path.join(BIN, "powercut-write"), *args],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and not p.stdout, p
+    p = subprocess.run([os.path.join(BIN, "powercut-verify"), "--dev", "x", "--slots", "2",
+                        "--acked", "none"], capture_output=True, text=True)
+    assert p.returncode == 2 and "--slots" in p.stderr, p
 
 
 tap.run([("raw device: acknowledged writes verify clean", raw_roundtrip),
@@ -100,4 +130,5 @@ tap.run([("raw device: acknowledged writes verify clean", raw_roundtrip),
          ("raw device: an unwritten acknowledged write is a loss", raw_unwritten_is_loss),
          ("raw device: another run's records are foreign", other_run_is_loss),
          ("files: a short file loses its tail records", files_short_is_loss),
+         ("files with --slots: each slot's newest record", files_slots),
          ("bad arguments: usage error, nothing on stdout", bad_input)], with_tmpdir=True)

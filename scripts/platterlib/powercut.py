@@ -35,6 +35,8 @@ CAMPAIGNS = os.path.join(ROOT, "scripts", "campaigns")
 REPORT_VERSION = 1
 # options the raw-device writer and verifier share (guest-tests/src/pattern.h)
 RAW_PATTERN_OPTIONS = ("--pattern", "--bs", "--span", "--offset")
+# options of a file-system workload's writer its verifier takes too
+FILE_SHARED_OPTIONS = ("--slots", "--bs")
 # a no-loss campaign whose cuts mostly checked nothing shows nothing
 MIN_CHECKED_FRACTION = 0.9
 # the driver's crash journal in a cut's work directory (--states)
@@ -150,7 +152,9 @@ def verify_args(wl, seed, acked):
     a file workload's records sit at fixed places in per-job files."""
     tail = ["--run", str(seed), "--acked", acked_arg(acked)]
     if wl.get("filesystem"):
-        return tail
+        args = wl.get("args", [])
+        return [x for i in range(0, len(args) - 1) if args[i] in FILE_SHARED_OPTIONS
+                for x in args[i:i + 2]] + tail
     return [*wl.get("args", []), "--seed", str(seed), *tail]
 
 

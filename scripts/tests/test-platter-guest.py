@@ -327,6 +327,38 @@ def fops_no_loss_verified_in_guest(tmp):
     assert a["cuts"][0]["verified_in"] == "guest"
 
 
+# a cut of xfs-broken where fdatasync skipped a flush that did not cover
+# its data (found with `platter powercut xfs-broken-virtio-blk --states
+# 16`; docs/powercut.md, "Crash states")
+XFS_BROKEN_SEED = None
+XFS_BROKEN_STATES = 16
+
+
+def crash_states_catch_reordering(tmp):
+    """The one-order cut of the broken xfs variant loses nothing (the model
+    writes its whole cache back at a flush); its crash states lose
+    fdatasync-ed records, and the first such state replays alone with the
+    same verdict.  The journal gave back the cut image first."""
+    seed = str(XFS_BROKEN_SEED)
+    rc, one = powercut(os.path.join(tmp, "one"), "xfs-broken-virtio-blk", "--seeds", seed)
+    assert rc == 1 and not one["passed"], one["summary"]
+    assert one["summary"]["lost_writes"] == 0 and one["summary"]["cuts_with_acks"] == 1, \
+        one["summary"]
+    rc, st = powercut(os.path.join(tmp, "st"), "xfs-broken-virtio-blk", "--seeds", seed,
+                      "--states", str(XFS_BROKEN_STATES))
+    cs = st["summary"]["crash_states"]
+    assert rc == 0 and st["passed"] and cs["lost"] > 0 and cs["errors"] == 0, cs
+    cut = st["cuts"][0]
+    assert cut["verify"] == one["cuts"][0]["verify"], "the model's own state differs"
+    loss = cut["states"]["losses"][0]
+    rc, again = powercut(os.path.join(tmp, "again"), "xfs-broken-virtio-blk", "--seeds", seed,
+                         "--states", str(XFS_BROKEN_STATES), "--state", str(loss["state"]))
+    x = again["cuts"][0]["states"]
+    assert rc == 0 and x["checked"] == 1 and x["losses"] and \
+        x["losses"][0]["lost_writes"] == loss["lost_writes"] and \
+        x["losses"][0]["first"] == loss["first"], x
+
+
 tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
           deterministic_guest_cells),
          ("unmodified fio jobs (randwrite on ext4 and btrfs, randread raw and on btrfs): "
@@ -342,4 +374,7 @@ tap.run([("seed-fops nvme cells: deterministic, one flush per write removed",
          ("power cut: the broken variant loses acknowledged writes, reproducibly by seed",
           broken_variant_caught),
          ("power cut: fops on virtio-blk loses nothing (verified in a guest boot)",
-          fops_no_loss_verified_in_guest)], with_tmpdir=True)
+          fops_no_loss_verified_in_guest),
+         ("crash states: the broken xfs variant passes in the model's order and loses "
+          "data in another, replayable by state", crash_states_catch_reordering)],
+        with_tmpdir=True)

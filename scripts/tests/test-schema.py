@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from platterlib import cli, clients, expspec, fioout, gate, paths, tap  # noqa: E402
+from platterlib import cli, clients, crashstates, expspec, fioout, gate, paths, tap  # noqa: E402
 
 SCHEMAS = os.path.join(paths.ROOT, "docs", "schema")
 RESULTS = os.path.join(paths.ROOT, "docs", "results")
@@ -114,6 +114,9 @@ def check_tables():
     assert tuple(d["expect"]["propertyNames"]["enum"]) == gate.METRICS
     assert exp["properties"]["timeout_s"]["maximum"] == expspec.RUN_GUEST_TIMEOUT_MAX_S
     assert d["seconds"]["maximum"] == cli.RUNTIME_MAX_S
+    cs = schema("campaign-report")["properties"]["summary"]["properties"]["crash_states"]
+    assert tuple(cs["properties"]["by_strategy"]["propertyNames"]["enum"]) == \
+        crashstates.STRATEGY_NAMES
 
 
 def set_in(doc, path, value):
