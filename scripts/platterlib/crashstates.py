@@ -252,11 +252,12 @@ def digest(overlay):
 
 
 def _spread(total, count):
-    """count of range(total), evenly spread, both ends in."""
+    """count of range(total), evenly spread, both ends in (one: the first,
+    the state with the least of the writes in doubt)."""
     if count >= total:
         return list(range(total))
     if count == 1:
-        return [total - 1]
+        return [0]
     return sorted({round(i * (total - 1) / (count - 1)) for i in range(count)})
 
 
