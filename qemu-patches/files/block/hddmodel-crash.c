@@ -92,6 +92,28 @@ static void hdd_crash_reset(HddCrash *c)
 }
 
 /*
+ * `before` keeps only the bytes under the writes still in doubt: in a run
+ * that always has a write in flight the journal never empties, and the
+ * bytes of every write since the run began would pile up.
+ */
+static void hdd_crash_prune(HddCrash *c)
+{
+    HddMap *keep = hdd_map_new();
+    unsigned i;
+
+    for (i = 0; i < c->writes->len; i++) {
+        HddCrashWrite *w = &g_array_index(c->writes, HddCrashWrite, i);
+        uint8_t *buf = g_malloc(w->length);
+
+        /* (`before` covers every byte of a journalled write) */
+        hdd_map_overlay(c->before, w->offset, w->length, buf);
+        hdd_map_put(keep, w->offset, w->length, buf);
+    }
+    hdd_map_free(c->before);
+    c->before = keep;
+}
+
+/*
  * The durable point moves past the writes up to `seq` (a flush made them
  * durable) and then past each durable write that follows: their data
  * joins `before`, and the write-backs of it leave the journal.
@@ -117,7 +139,10 @@ static void hdd_crash_settle(HddCrash *c, uint64_t seq)
         hdd_crash_reset(c);
         return;
     }
-    g_array_remove_range(c->writes, 0, n);
+    if (n) {
+        g_array_remove_range(c->writes, 0, n);
+        hdd_crash_prune(c);
+    }
     while (d < c->destages->len &&
            g_array_index(c->destages, HddCrashDestage, d).after_seq <=
            c->durable_seq) {
