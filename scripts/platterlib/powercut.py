@@ -504,7 +504,11 @@ def markdown(doc):
         whole = f"--seeds {','.join(str(r['seed']) for r in doc['cuts'])}"
     else:
         whole = f"--cuts {s['cuts']} --seed {doc['meta']['seed']}"
-    lines += ["Rerun one cut: `scripts/platter powercut CAMPAIGN --seeds SEED`; "
+    states = next((r["states"]["requested"] for r in doc["cuts"] if "states" in r), None)
+    if states:
+        whole += f" --states {states}"
+    lines += ["Rerun one cut: `scripts/platter powercut CAMPAIGN --seeds SEED" +
+              (f" --states {states}" if states else "") + "`; "
               f"all of these: `scripts/platter powercut {c['name']} {whole}`.", ""]
     return "\n".join(lines)
 

@@ -127,8 +127,7 @@ typedef struct HddReq {
     uint64_t trace_seq;         /* trace=FILE: its place in the line order */
     bool done;
     hwm_ns arrive_ns;           /* when it reached the driver */
-    uint64_t acked_before;      /* FLUSH, crash-journal: writes acknowledged
-                                 * when the model took it */
+    uint64_t acked_before;      /* FLUSH: writes acked when the model took it */
     QTAILQ_ENTRY(HddReq) next;
 } HddReq;
 
