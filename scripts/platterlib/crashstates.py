@@ -150,7 +150,21 @@ def read(path):
     for w in writes:
         if not _covered(before, w.offset, w.length):
             _bad(path, f"write {w.seq} at {w.offset}+{w.length}: not under `before`")
+    # `before` is the media under the writes in doubt, and nothing else
+    # (the driver prunes the rest: a busy run would pile it up)
+    extra = sum(len(d) for _, d in before) - _union_bytes(writes)
+    if extra:
+        _bad(path, f"`before` holds {extra} bytes no journalled write covers")
     return j
+
+
+def _union_bytes(writes):
+    total, end = 0, -1
+    for off, length in sorted((w.offset, w.length) for w in writes):
+        if off + length > end:
+            total += off + length - max(off, end)
+            end = off + length
+    return total
 
 
 def _covered(runs, off, length):

@@ -249,7 +249,9 @@ def check_refusals():
             (lambda h: h.update(format="x"), "not a platter-crash-journal"),
             (lambda h: h.update(data_bytes=h["data_bytes"] + 1), "data bytes"),
             (lambda h: h.update(before=[]), "not under `before`"),
-            (lambda h: h["writes"].reverse(), "not after")):
+            (lambda h: h["writes"].reverse(), "not after"),
+            (lambda h: h.update(before=h["before"] + [[4096, 16, 0]]),
+             "no journalled write covers")):
         h = json.loads(json.dumps(head))
         change(h)
         try:
