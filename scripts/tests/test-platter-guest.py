@@ -330,7 +330,7 @@ def fops_no_loss_verified_in_guest(tmp):
 # a cut of xfs-broken where fdatasync skipped a flush that did not cover
 # its data (found with `platter powercut xfs-broken-virtio-blk --states
 # 1`: 8 of 8 cuts lost data in a crash state, 1 of 8 in the model's own
-# order, on the cached QEMU build; docs/powercut.md, "Crash states")
+# order; docs/powercut.md, "Crash states")
 XFS_BROKEN_SEED = 506000963
 XFS_BROKEN_STATES = 4
 
